@@ -1,0 +1,150 @@
+# pagelab: one entry point.
+#   make            build the kernel, userland, initramfs and images under build/
+#   make run        boot to the console (Ctrl-A X quits QEMU)
+#   make test       build everything and run every test; last line "N passed, N failed"
+#   make grade      points per lab and "Score: X/Y"
+#   make iso        GRUB rescue ISO (build/pagelab.iso); make run-iso boots it
+#   make gdb        boot halted with the gdb stub; attach with gdb -x build/gdbinit
+#   make bench      benchmarks (never part of make test)
+#   make deps       install the host tools (apt-get, as root)
+#   make clean
+# Kernel C uses the host gcc with freestanding flags, or $(TOOLPREFIX)gcc when
+# an x86_64-elf- cross compiler is on PATH.
+
+B := build
+# V=1 shows full commands.
+Q := $(if $(V),,@)
+
+TOOLPREFIX ?= $(shell command -v x86_64-elf-gcc >/dev/null 2>&1 && echo x86_64-elf-)
+CC := $(TOOLPREFIX)gcc
+LD := $(TOOLPREFIX)ld
+NM := $(TOOLPREFIX)nm
+OBJDUMP := $(TOOLPREFIX)objdump
+MUSLCC ?= musl-gcc
+
+WERROR ?= -Werror
+KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra $(WERROR) -Wno-unused-parameter \
+	-Wno-missing-field-initializers -Wno-sign-compare \
+	-ffreestanding -fno-builtin -nostdinc -fno-pic -fno-pie \
+	-mcmodel=kernel -mno-red-zone -mgeneral-regs-only \
+	-fno-stack-protector -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+	-fno-strict-aliasing -fno-common -fno-asynchronous-unwind-tables \
+	-fno-delete-null-pointer-checks -Iinclude -MMD -MP
+KASFLAGS := -Iinclude -D__ASSEMBLY__ -MMD -MP
+KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack \
+	--no-warn-rwx-segments -T $(B)/kernel.ld
+
+KSRC_C := $(shell find kernel mm lib fs -name '*.c' 2>/dev/null | sort)
+KSRC_S := $(shell find kernel mm lib fs -name '*.S' ! -name '*.ld.S' 2>/dev/null | sort)
+KOBJS := $(KSRC_C:%.c=$(B)/%.o) $(KSRC_S:%.S=$(B)/%.o)
+
+UCFLAGS := -static -O2 -g -Wall -Wextra -Werror -std=gnu11 -Iuserland/include
+UBIN := $(patsubst userland/bin/%.c,$(B)/userland/bin/%,$(wildcard userland/bin/*.c))
+USH := $(if $(wildcard userland/sh/*.c),$(B)/userland/bin/sh)
+UTESTS := $(patsubst userland/tests/%.c,$(B)/userland/tests/%,$(wildcard userland/tests/*.c))
+USERLAND := $(UBIN) $(USH) $(UTESTS)
+
+.PHONY: all kernel userland run run-iso iso test grade gdb bench deps clean check-deps
+all: kernel userland
+
+kernel: $(B)/kernel.elf $(B)/kernel.asm $(B)/kernel.sym
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
+
+$(B)/%.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	$(Q)$(CC) $(KASFLAGS) -c $< -o $@
+
+$(B)/kernel.ld: kernel/kernel.ld.S include/asm/boot.h
+	@mkdir -p $(B)
+	$(CC) -E -P -x c -Iinclude -D__ASSEMBLY__ $< -o $@
+
+# Two links: the first with an empty symbol table, the second with the table
+# generated from the first. The table sits after all text, so the second link
+# moves no function; the cmp below proves it.
+$(B)/kallsyms0.S: scripts/gen-kallsyms
+	@mkdir -p $(B)
+	scripts/gen-kallsyms < /dev/null > $@
+
+$(B)/kernel.pass1.elf: $(KOBJS) $(B)/kallsyms0.o $(B)/kernel.ld
+	$(LD) $(KLDFLAGS) -o $@ $(KOBJS) $(B)/kallsyms0.o
+
+$(B)/kallsyms.S: $(B)/kernel.pass1.elf scripts/gen-kallsyms
+	$(NM) -n $< | scripts/gen-kallsyms > $@
+
+$(B)/kallsyms0.o $(B)/kallsyms.o: $(B)/%.o: $(B)/%.S
+	$(CC) $(KASFLAGS) -c $< -o $@
+
+$(B)/kernel.elf: $(KOBJS) $(B)/kallsyms.o $(B)/kernel.ld
+	$(LD) $(KLDFLAGS) -o $@ $(KOBJS) $(B)/kallsyms.o
+	@$(NM) -n $(B)/kernel.pass1.elf | grep -i ' t ' > $(B)/text1.sym
+	@$(NM) -n $@ | grep -i ' t ' > $(B)/text2.sym
+	@cmp -s $(B)/text1.sym $(B)/text2.sym || \
+		{ echo "kallsyms: second link moved text"; rm -f $@; exit 1; }
+	@scripts/check-image $@ || { rm -f $@; exit 1; }
+
+$(B)/kernel.asm: $(B)/kernel.elf
+	$(OBJDUMP) -d -S --no-show-raw-insn $< > $@
+
+$(B)/kernel.sym: $(B)/kernel.elf
+	$(NM) -n $< > $@
+
+# Userland: static musl binaries, identical on pagelab and the host Linux.
+userland: $(USERLAND)
+
+$(B)/userland/bin/sh: $(wildcard userland/sh/*.c userland/sh/*.h userland/include/*.h)
+	@mkdir -p $(dir $@)
+	$(MUSLCC) $(UCFLAGS) -o $@ $(filter %.c,$^)
+
+$(B)/userland/bin/%: userland/bin/%.c $(wildcard userland/include/*.h)
+	@mkdir -p $(dir $@)
+	$(MUSLCC) $(UCFLAGS) -o $@ $<
+
+$(B)/userland/tests/%: userland/tests/%.c $(wildcard userland/include/*.h)
+	@mkdir -p $(dir $@)
+	$(MUSLCC) $(UCFLAGS) -o $@ $<
+
+$(B)/pagelab.iso: $(B)/kernel.elf scripts/mkiso
+	scripts/mkiso $(B)/kernel.elf $@
+
+iso: $(B)/pagelab.iso
+
+# Tools first: a fresh machine has none of them (scripts/deps installs).
+check-deps:
+	@scripts/deps
+
+run: check-deps
+	@$(MAKE) --no-print-directory all
+	scripts/qemu
+
+run-iso: check-deps
+	@$(MAKE) --no-print-directory all iso
+	scripts/qemu --iso
+
+gdb: check-deps
+	@$(MAKE) --no-print-directory all
+	scripts/qemu --gdb
+
+test: check-deps
+	@$(MAKE) --no-print-directory all iso
+	scripts/run-tests
+
+grade: check-deps
+	@$(MAKE) --no-print-directory all iso
+	scripts/run-tests --grade
+
+bench: check-deps
+	@$(MAKE) --no-print-directory all
+	scripts/bench
+
+deps:
+	@scripts/deps
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,58 @@
+/*
+ * Spinlocks. pagelab runs one CPU today, but locks are written as if SMP
+ * were here: a real test-and-set lock, and the _irqsave forms disable
+ * interrupts so an interrupt handler taking the same lock cannot deadlock.
+ */
+#ifndef _KERNEL_SPINLOCK_H
+#define _KERNEL_SPINLOCK_H
+
+#include <kernel/compiler.h>
+#include <asm/processor.h>
+
+typedef struct {
+	volatile int locked;
+} spinlock_t;
+
+#define SPIN_LOCK_UNLOCKED { 0 }
+#define DEFINE_SPINLOCK(x) spinlock_t x = SPIN_LOCK_UNLOCKED
+
+static inline void spin_lock_init(spinlock_t *l)
+{
+	l->locked = 0;
+}
+
+static inline void spin_lock(spinlock_t *l)
+{
+	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+		while (l->locked)
+			cpu_relax();
+}
+
+static inline bool spin_trylock(spinlock_t *l)
+{
+	return !__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE);
+}
+
+static inline void spin_unlock(spinlock_t *l)
+{
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+}
+
+static inline bool spin_is_locked(spinlock_t *l)
+{
+	return l->locked;
+}
+
+#define spin_lock_irqsave(l, flags)           \
+	do {                                  \
+		(flags) = local_irq_save();   \
+		spin_lock(l);                 \
+	} while (0)
+
+static inline void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags)
+{
+	spin_unlock(l);
+	local_irq_restore(flags);
+}
+
+#endif

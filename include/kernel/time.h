@@ -1,0 +1,25 @@
+/*
+ * Time: a periodic tick (jiffies, HZ per second, from the PIT) drives
+ * preemption and timeouts; the monotonic clock reads the TSC, calibrated
+ * against the PIT at boot, for nanosecond timestamps.
+ */
+#ifndef _KERNEL_TIME_H
+#define _KERNEL_TIME_H
+
+#include <kernel/types.h>
+
+#define HZ 100
+#define NSEC_PER_SEC 1000000000UL
+#define NSEC_PER_MSEC 1000000UL
+
+extern volatile u64 jiffies;
+extern unsigned long tsc_khz;
+
+void tsc_calibrate(void);
+void timer_init(void);
+/* Nanoseconds since boot; 0 until tsc_calibrate() has run. */
+u64 ktime_get_ns(void);
+/* Busy-wait; for drivers that need a short delay before the tick runs. */
+void ndelay_ns(u64 ns);
+
+#endif

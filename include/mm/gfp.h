@@ -1,0 +1,46 @@
+/* The page allocator's interface (mm/page_alloc.c), with Linux's names. */
+#ifndef _MM_GFP_H
+#define _MM_GFP_H
+
+#include <mm/mm.h>
+
+typedef unsigned int gfp_t;
+
+#define __GFP_ZERO 0x1u	/* return zeroed memory */
+#define GFP_KERNEL 0x0u
+#define GFP_ATOMIC 0x0u	/* nothing sleeps yet; kept for intent */
+
+#define MAX_ORDER 11	/* blocks of 1 .. 1024 pages (4 MiB) */
+
+struct page *alloc_pages(gfp_t gfp, unsigned int order);
+void __free_pages(struct page *page, unsigned int order);
+
+static inline struct page *alloc_page(gfp_t gfp)
+{
+	return alloc_pages(gfp, 0);
+}
+
+static inline void __free_page(struct page *page)
+{
+	__free_pages(page, 0);
+}
+
+/* Same, by direct-map address. */
+unsigned long __get_free_pages(gfp_t gfp, unsigned int order);
+unsigned long get_zeroed_page(gfp_t gfp);
+void free_pages(unsigned long addr, unsigned int order);
+
+static inline void free_page(unsigned long addr)
+{
+	free_pages(addr, 0);
+}
+
+unsigned long nr_free_pages(void);
+extern unsigned long totalram_pages;
+/* Free blocks per order, for tests that check buddies merge back. */
+void free_area_counts(unsigned long counts[MAX_ORDER]);
+
+/* Hand a range of frames to the allocator at boot (mm/memblock.c). */
+void free_boot_pages(unsigned long start_pfn, unsigned long end_pfn);
+
+#endif

@@ -1,0 +1,53 @@
+/*
+ * x86-64 4-level page tables: PML4 (Linux: pgd) -> PDPT (pud) -> PD (pmd)
+ * -> PT (pte), 512 entries each, 9 bits of the address per level.
+ */
+#ifndef _MM_PGTABLE_H
+#define _MM_PGTABLE_H
+
+#include <mm/mm.h>
+
+typedef u64 pte_t;
+
+#define _PAGE_PRESENT (1UL << 0)
+#define _PAGE_RW (1UL << 1)
+#define _PAGE_USER (1UL << 2)
+#define _PAGE_PWT (1UL << 3)
+#define _PAGE_PCD (1UL << 4)
+#define _PAGE_ACCESSED (1UL << 5)
+#define _PAGE_DIRTY (1UL << 6)
+#define _PAGE_PSE (1UL << 7)	/* in a PD or PDPT entry: a large page */
+#define _PAGE_GLOBAL (1UL << 8)
+#define _PAGE_NX (1UL << 63)
+#define PTE_ADDR_MASK 0x000ffffffffff000UL
+
+#define PAGE_KERNEL (_PAGE_PRESENT | _PAGE_RW | _PAGE_GLOBAL | _PAGE_NX)
+#define PAGE_KERNEL_RO (_PAGE_PRESENT | _PAGE_GLOBAL | _PAGE_NX)
+#define PAGE_KERNEL_EXEC (_PAGE_PRESENT | _PAGE_GLOBAL)
+
+#define PGDIR_SHIFT 39
+#define PUD_SHIFT 30
+#define PMD_SHIFT 21
+#define PMD_SIZE (1UL << PMD_SHIFT)
+#define PTRS_PER_TABLE 512
+
+static inline unsigned int pt_index(unsigned long va, int shift)
+{
+	return (va >> shift) & (PTRS_PER_TABLE - 1);
+}
+
+static inline pte_t *pte_table(pte_t entry)
+{
+	return phys_to_virt(entry & PTE_ADDR_MASK);
+}
+
+/* The kernel's own PML4; every address space shares its upper half. */
+extern pte_t *init_pgd;
+
+void paging_init(void);
+/* The 4 KiB PTE for va in pgd; allocates tables when alloc is set.
+ * Returns NULL when a table is missing (or cannot be allocated), or when
+ * va is covered by a large page. */
+pte_t *lookup_pte(pte_t *pgd, unsigned long va, bool alloc);
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * kernel/cpu/traps.c: what happens on a CPU exception.
+ *
+ * do_interrupt() is the one C entry from entry.S: vectors 0-31 are
+ * exceptions, 32-47 device IRQs, the rest unexpected. An exception in kernel
+ * mode is a kernel bug (until copy_from_user and friends arrive with their
+ * fixup table): die() prints the exception, the registers and a symbolised
+ * call trace, then panics.
+ */
+#include <kernel/traps.h>
+#include <kernel/irq.h>
+#include <kernel/panic.h>
+#include <kernel/printk.h>
+#include <asm/processor.h>
+
+static const char *const exception_names[32] = {
+	[X86_TRAP_DE] = "divide error",
+	[X86_TRAP_DB] = "debug",
+	[X86_TRAP_NMI] = "non-maskable interrupt",
+	[X86_TRAP_BP] = "int3",
+	[X86_TRAP_OF] = "overflow",
+	[X86_TRAP_BR] = "bounds",
+	[X86_TRAP_UD] = "invalid opcode",
+	[X86_TRAP_NM] = "device not available",
+	[X86_TRAP_DF] = "double fault",
+	[X86_TRAP_TS] = "invalid TSS",
+	[X86_TRAP_NP] = "segment not present",
+	[X86_TRAP_SS] = "stack segment",
+	[X86_TRAP_GP] = "general protection fault",
+	[X86_TRAP_PF] = "page fault",
+	[X86_TRAP_MF] = "coprocessor error",
+	[X86_TRAP_AC] = "alignment check",
+	[X86_TRAP_MC] = "machine check",
+	[X86_TRAP_XF] = "SIMD exception",
+};
+
+static int die_count;
+
+__noreturn void die(const char *what, struct pt_regs *regs)
+{
+	printk(KERN_EMERG "Oops: %s, error_code 0x%lx [#%d]\n", what,
+	       regs->error_code, ++die_count);
+	show_regs(regs);
+	printk(KERN_EMERG "---[ end trace ]---\n");
+	panic("Fatal exception");
+}
+
+static void report_kernel_page_fault(struct pt_regs *regs, unsigned long addr)
+{
+	unsigned long e = regs->error_code;
+
+	printk(KERN_EMERG "BUG: unable to handle page fault for address: "
+	       "0x%016lx\n", addr);
+	printk(KERN_EMERG "#PF: %s %s access in %s mode\n",
+	       e & X86_PF_USER ? "user" : "supervisor",
+	       e & X86_PF_INSTR ? "instruction fetch" :
+	       e & X86_PF_WRITE ? "write" : "read",
+	       e & X86_PF_USER ? "user" : "kernel");
+	printk(KERN_EMERG "#PF: error_code(0x%04lx) - %s\n", e,
+	       e & X86_PF_RSVD ? "reserved bit violation" :
+	       e & X86_PF_PROT ? "permissions violation" : "not-present page");
+}
+
+void do_page_fault(struct pt_regs *regs, unsigned long address)
+{
+	report_kernel_page_fault(regs, address);
+	die("page fault", regs);
+}
+
+static void do_exception(struct pt_regs *regs)
+{
+	const char *name = exception_names[regs->vector];
+
+	if (regs->vector == X86_TRAP_PF) {
+		do_page_fault(regs, read_cr2());
+		return;
+	}
+	die(name ? name : "reserved exception", regs);
+}
+
+void do_interrupt(struct pt_regs *regs)
+{
+	if (regs->vector < 32)
+		do_exception(regs);
+	else if (regs->vector < IRQ_BASE + NR_IRQS)
+		handle_irq(regs->vector - IRQ_BASE, regs);
+	else
+		pr_warn("irq: unexpected interrupt on vector %lu\n",
+			regs->vector);
+}

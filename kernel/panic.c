@@ -1,0 +1,38 @@
+/*
+ * kernel/panic.c: stop the machine with a readable report.
+ *
+ * The last line, "---[ end Kernel panic - not syncing: ... ]---", is what
+ * the test harness waits for; after it the CPU halts with interrupts off.
+ */
+#include <kernel/panic.h>
+#include <kernel/printk.h>
+#include <asm/processor.h>
+
+static bool in_panic;
+
+__noreturn void panic(const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	local_irq_disable();
+	if (in_panic)	/* a fault while panicking: don't recurse */
+		for (;;)
+			halt();
+	in_panic = true;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	console_loglevel = 15;	/* whatever loglevel=, show everything now */
+	printk(KERN_EMERG "Kernel panic - not syncing: %s\n", msg);
+	dump_stack();
+	printk(KERN_EMERG "---[ end Kernel panic - not syncing: %s ]---\n", msg);
+	for (;;)
+		halt();
+}
+
+void warn_slowpath(const char *file, int line, const char *cond)
+{
+	printk(KERN_WARNING "WARNING: WARN_ON(%s) at %s:%d\n", cond, file, line);
+	dump_stack();
+}

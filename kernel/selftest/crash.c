@@ -1,0 +1,51 @@
+/*
+ * kernel/selftest/crash.c: self-tests that crash the kernel on purpose, to
+ * show (and let the harness check) what a kernel bug looks like: the oops
+ * report must name the exception, the faulting function and, for a page
+ * fault, the address in CR2.
+ */
+#include <kernel/selftest.h>
+#include <kernel/printk.h>
+
+#define SELFTEST_FAULT_ADDRESS 0xdead0000UL
+
+/* noinline and a visible store: the backtrace must name this function. */
+static __noinline int selftest_page_fault(void)
+{
+	pr_info("selftest: storing to unmapped address 0x%lx\n",
+		SELFTEST_FAULT_ADDRESS);
+	*(volatile unsigned long *)SELFTEST_FAULT_ADDRESS = 42;
+	return selftest_fail("the store to an unmapped address did not fault");
+}
+DEFINE_SELFTEST(pagefault, selftest_page_fault);
+
+static volatile int zero;
+
+static __noinline int selftest_divide_error(void)
+{
+	volatile int r;
+
+	pr_info("selftest: dividing by zero\n");
+	r = 1 / zero;
+	(void)r;
+	return selftest_fail("division by zero did not trap");
+}
+DEFINE_SELFTEST(divide, selftest_divide_error);
+
+static __noinline int selftest_invalid_opcode(void)
+{
+	pr_info("selftest: executing ud2\n");
+	__asm__ volatile("ud2");
+	return selftest_fail("ud2 did not trap");
+}
+DEFINE_SELFTEST(ud, selftest_invalid_opcode);
+
+/* A store to kernel text must fault: text is mapped read-only. */
+static __noinline int selftest_write_text(void)
+{
+	pr_info("selftest: storing to kernel text at %pS\n",
+		(void *)selftest_write_text);
+	*(volatile unsigned char *)selftest_write_text = 0xc3;
+	return selftest_fail("kernel text is writable");
+}
+DEFINE_SELFTEST(write_text, selftest_write_text);

@@ -1,0 +1,30 @@
+/*
+ * kernel/time/pit.c: the periodic tick. PIT channel 0 interrupts HZ times a
+ * second on IRQ 0; each tick advances jiffies. (SMP will want the local APIC
+ * timer; one CPU is happy with the PIT.)
+ */
+#include <kernel/time.h>
+#include <kernel/irq.h>
+#include <kernel/panic.h>
+#include <asm/io.h>
+
+#define PIT_HZ 1193182
+#define PIT_CH0 0x40
+#define PIT_CMD 0x43
+
+volatile u64 jiffies;
+
+static void timer_interrupt(int irq, void *data)
+{
+	jiffies++;
+}
+
+void timer_init(void)
+{
+	u16 divisor = PIT_HZ / HZ;
+
+	outb(PIT_CMD, 0x34);	/* channel 0, lo/hi byte, mode 2 (rate) */
+	outb(PIT_CH0, divisor & 0xff);
+	outb(PIT_CH0, divisor >> 8);
+	BUG_ON(request_irq(0, timer_interrupt, NULL, "timer"));
+}

@@ -1,0 +1,157 @@
+/*
+ * lib/string.c: the memory and string routines the compiler and the kernel
+ * expect. Byte loops, except memset/memcpy which use rep string instructions:
+ * the compiler emits calls to them for struct copies, so they run often.
+ */
+#include <kernel/string.h>
+
+void *memset(void *s, int c, size_t n)
+{
+	void *d = s;
+
+	__asm__ volatile("rep stosb" : "+D"(d), "+c"(n) : "a"(c) : "memory");
+	return s;
+}
+
+void *memcpy(void *dst, const void *src, size_t n)
+{
+	void *d = dst;
+
+	__asm__ volatile("rep movsb"
+			 : "+D"(d), "+S"(src), "+c"(n)
+			 :
+			 : "memory");
+	return dst;
+}
+
+void *memmove(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+
+	if (d <= s || d >= s + n)
+		return memcpy(dst, src, n);
+	while (n--)	/* overlapping, destination above: copy backwards */
+		d[n] = s[n];
+	return dst;
+}
+
+int memcmp(const void *a, const void *b, size_t n)
+{
+	const unsigned char *x = a, *y = b;
+
+	for (; n; n--, x++, y++)
+		if (*x != *y)
+			return *x - *y;
+	return 0;
+}
+
+void *memchr(const void *s, int c, size_t n)
+{
+	const unsigned char *p = s;
+
+	for (; n; n--, p++)
+		if (*p == (unsigned char)c)
+			return (void *)p;
+	return NULL;
+}
+
+size_t strlen(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n])
+		n++;
+	return n;
+}
+
+size_t strnlen(const char *s, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max && s[n])
+		n++;
+	return n;
+}
+
+int strcmp(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+int strncmp(const char *a, const char *b, size_t n)
+{
+	for (; n; n--, a++, b++) {
+		if (*a != *b)
+			return (unsigned char)*a - (unsigned char)*b;
+		if (!*a)
+			break;
+	}
+	return 0;
+}
+
+char *strchr(const char *s, int c)
+{
+	for (; *s; s++)
+		if (*s == (char)c)
+			return (char *)s;
+	return c ? NULL : (char *)s;
+}
+
+/* Copy at most size-1 bytes and always terminate; returns strlen(src). */
+size_t strlcpy(char *dst, const char *src, size_t size)
+{
+	size_t len = strlen(src);
+
+	if (size) {
+		size_t n = len < size - 1 ? len : size - 1;
+
+		memcpy(dst, src, n);
+		dst[n] = '\0';
+	}
+	return len;
+}
+
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A' + 10;
+	return 99;
+}
+
+/* base 0 means: 0x prefix is hex, leading 0 is octal, else decimal. */
+unsigned long simple_strtoul(const char *s, char **end, unsigned int base)
+{
+	unsigned long v = 0;
+
+	if (base == 0) {
+		base = 10;
+		if (s[0] == '0') {
+			base = 8;
+			if (s[1] == 'x' || s[1] == 'X') {
+				base = 16;
+				s += 2;
+			}
+		}
+	} else if (base == 16 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+	}
+	for (; digit_value(*s) < (int)base; s++)
+		v = v * base + digit_value(*s);
+	if (end)
+		*end = (char *)s;
+	return v;
+}
+
+long simple_strtol(const char *s, char **end, unsigned int base)
+{
+	if (*s == '-')
+		return -(long)simple_strtoul(s + 1, end, base);
+	return simple_strtoul(s, end, base);
+}

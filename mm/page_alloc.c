@@ -1,0 +1,209 @@
+/*
+ * mm/page_alloc.c: the buddy allocator.
+ *
+ * Free memory is kept as blocks of 2^order pages, each block aligned to its
+ * size, on one free list per order. Allocating an order takes a block of
+ * that order or splits a bigger one in halves ("buddies"); freeing merges a
+ * block with its buddy, repeatedly, while the buddy is free too. A block's
+ * buddy is found by flipping bit `order` of its pfn.
+ *
+ * The first page of a free block has PG_buddy set and its order in
+ * page->private; nothing else in the block is touched. zone_lock (taken
+ * with interrupts off) protects the lists and the counts.
+ */
+#include <mm/gfp.h>
+#include <kernel/panic.h>
+#include <kernel/printk.h>
+#include <kernel/spinlock.h>
+#include <kernel/string.h>
+
+struct free_area {
+	struct list_head free_list;
+	unsigned long nr_free;	/* blocks, not pages */
+};
+
+static struct free_area free_area[MAX_ORDER];
+static unsigned long free_pages_count;
+unsigned long totalram_pages;
+static DEFINE_SPINLOCK(zone_lock);
+
+static void init_free_areas(void)
+{
+	static bool done;
+
+	if (done)
+		return;
+	for (int o = 0; o < MAX_ORDER; o++)
+		INIT_LIST_HEAD(&free_area[o].free_list);
+	done = true;
+}
+
+static void add_to_free_list(struct page *page, unsigned int order)
+{
+	SetPageBuddy(page);
+	page->private = order;
+	list_add(&page->lru, &free_area[order].free_list);
+	free_area[order].nr_free++;
+}
+
+static void del_from_free_list(struct page *page, unsigned int order)
+{
+	list_del_init(&page->lru);
+	ClearPageBuddy(page);
+	page->private = 0;
+	free_area[order].nr_free--;
+}
+
+/* Is the block at pfn a free block of exactly this order? */
+static bool page_is_buddy(unsigned long pfn, unsigned int order)
+{
+	struct page *p;
+
+	if (pfn >= max_pfn)
+		return false;
+	p = pfn_to_page(pfn);
+	return PageBuddy(p) && p->private == order;
+}
+
+/* Called with zone_lock held. */
+static void __free_one_block(unsigned long pfn, unsigned int order)
+{
+	while (order < MAX_ORDER - 1) {
+		unsigned long buddy = pfn ^ (1UL << order);
+
+		if (!page_is_buddy(buddy, order))
+			break;
+		del_from_free_list(pfn_to_page(buddy), order);
+		pfn &= ~(1UL << order);	/* the merged block starts lower */
+		order++;
+	}
+	add_to_free_list(pfn_to_page(pfn), order);
+}
+
+/* Split a block of order `high` until one of order `low` is left. */
+static struct page *expand(struct page *page, unsigned int low,
+			   unsigned int high)
+{
+	while (high > low) {
+		high--;
+		add_to_free_list(page + (1UL << high), high);
+	}
+	return page;
+}
+
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	struct page *page = NULL;
+	unsigned long flags;
+	unsigned int o;
+
+	if (order >= MAX_ORDER)
+		return NULL;
+	spin_lock_irqsave(&zone_lock, flags);
+	for (o = order; o < MAX_ORDER; o++) {
+		if (list_empty(&free_area[o].free_list))
+			continue;
+		page = list_first_entry(&free_area[o].free_list, struct page,
+					lru);
+		del_from_free_list(page, o);
+		expand(page, order, o);
+		free_pages_count -= 1UL << order;
+		break;
+	}
+	spin_unlock_irqrestore(&zone_lock, flags);
+	if (!page)
+		return NULL;
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		page[i].flags = 0;
+		page[i].mapping = NULL;
+		page[i].index = 0;
+		page[i]._mapcount = -1;
+	}
+	page->_refcount = 1;
+	if (gfp & __GFP_ZERO)
+		memset(page_address(page), 0, PAGE_SIZE << order);
+	return page;
+}
+
+static void free_block(struct page *page, unsigned int order)
+{
+	unsigned long flags, pfn = page_to_pfn(page);
+
+	if (PageBuddy(page) || PageReserved(page))
+		panic("page_alloc: freeing pfn 0x%lx (order %u) that is %s",
+		      pfn, order, PageBuddy(page) ? "already free" : "reserved");
+	if (!IS_ALIGNED(pfn, 1UL << order))
+		panic("page_alloc: pfn 0x%lx misaligned for order %u", pfn,
+		      order);
+	page->flags = 0;
+	spin_lock_irqsave(&zone_lock, flags);
+	__free_one_block(pfn, order);
+	free_pages_count += 1UL << order;
+	spin_unlock_irqrestore(&zone_lock, flags);
+}
+
+/* Drop a reference; the block is freed with the last one. */
+void __free_pages(struct page *page, unsigned int order)
+{
+	if (page_count(page) <= 0)
+		panic("page_alloc: pfn 0x%lx freed with refcount %d",
+		      page_to_pfn(page), page_count(page));
+	if (put_page_testzero(page))
+		free_block(page, order);
+}
+
+unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
+{
+	struct page *page = alloc_pages(gfp, order);
+
+	return page ? (unsigned long)page_address(page) : 0;
+}
+
+unsigned long get_zeroed_page(gfp_t gfp)
+{
+	return __get_free_pages(gfp | __GFP_ZERO, 0);
+}
+
+void free_pages(unsigned long addr, unsigned int order)
+{
+	if (addr)
+		__free_pages(virt_to_page((void *)addr), order);
+}
+
+unsigned long nr_free_pages(void)
+{
+	return READ_ONCE(free_pages_count);
+}
+
+void free_area_counts(unsigned long counts[MAX_ORDER])
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&zone_lock, flags);
+	for (int o = 0; o < MAX_ORDER; o++)
+		counts[o] = free_area[o].nr_free;
+	spin_unlock_irqrestore(&zone_lock, flags);
+}
+
+/*
+ * Boot: frames [start, end) become free. Feed them as the largest aligned
+ * blocks that fit, so the lists start out fully merged.
+ */
+void free_boot_pages(unsigned long start, unsigned long end)
+{
+	init_free_areas();
+	while (start < end) {
+		unsigned int order = MAX_ORDER - 1;
+
+		while (order && (!IS_ALIGNED(start, 1UL << order) ||
+				 start + (1UL << order) > end))
+			order--;
+		for (unsigned long i = 0; i < (1UL << order); i++)
+			ClearPageReserved(pfn_to_page(start + i));
+		pfn_to_page(start)->_refcount = 0;
+		__free_one_block(start, order);
+		free_pages_count += 1UL << order;
+		totalram_pages += 1UL << order;
+		start += 1UL << order;
+	}
+}
