@@ -28,6 +28,7 @@ KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra $(WERROR) -Wno-unused-parameter \
 	-ffreestanding -fno-builtin -nostdinc -fno-pic -fno-pie \
 	-mcmodel=kernel -mno-red-zone -mgeneral-regs-only \
 	-fno-stack-protector -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+	-fno-optimize-sibling-calls \
 	-fno-strict-aliasing -fno-common -fno-asynchronous-unwind-tables \
 	-fno-delete-null-pointer-checks -Iinclude -MMD -MP
 KASFLAGS := -Iinclude -D__ASSEMBLY__ -MMD -MP
@@ -61,26 +62,29 @@ $(B)/%.o: %.S
 
 $(B)/kernel.ld: kernel/kernel.ld.S include/asm/boot.h
 	@mkdir -p $(B)
-	$(CC) -E -P -x c -Iinclude -D__ASSEMBLY__ $< -o $@
+	$(Q)$(CC) -E -P -x c -Iinclude -D__ASSEMBLY__ $< -o $@
 
 # Two links: the first with an empty symbol table, the second with the table
 # generated from the first. The table sits after all text, so the second link
 # moves no function; the cmp below proves it.
 $(B)/kallsyms0.S: scripts/gen-kallsyms
 	@mkdir -p $(B)
-	scripts/gen-kallsyms < /dev/null > $@
+	$(Q)scripts/gen-kallsyms < /dev/null > $@
 
 $(B)/kernel.pass1.elf: $(KOBJS) $(B)/kallsyms0.o $(B)/kernel.ld
-	$(LD) $(KLDFLAGS) -o $@ $(KOBJS) $(B)/kallsyms0.o
+	@echo "  LD      $@"
+	$(Q)$(LD) $(KLDFLAGS) -o $@ $(KOBJS) $(B)/kallsyms0.o
 
 $(B)/kallsyms.S: $(B)/kernel.pass1.elf scripts/gen-kallsyms
-	$(NM) -n $< | scripts/gen-kallsyms > $@
+	@echo "  KSYMS   $@"
+	$(Q)$(NM) -n $< | scripts/gen-kallsyms > $@
 
 $(B)/kallsyms0.o $(B)/kallsyms.o: $(B)/%.o: $(B)/%.S
-	$(CC) $(KASFLAGS) -c $< -o $@
+	$(Q)$(CC) $(KASFLAGS) -c $< -o $@
 
 $(B)/kernel.elf: $(KOBJS) $(B)/kallsyms.o $(B)/kernel.ld
-	$(LD) $(KLDFLAGS) -o $@ $(KOBJS) $(B)/kallsyms.o
+	@echo "  LD      $@"
+	$(Q)$(LD) $(KLDFLAGS) -o $@ $(KOBJS) $(B)/kallsyms.o
 	@$(NM) -n $(B)/kernel.pass1.elf | grep -i ' t ' > $(B)/text1.sym
 	@$(NM) -n $@ | grep -i ' t ' > $(B)/text2.sym
 	@cmp -s $(B)/text1.sym $(B)/text2.sym || \
@@ -88,25 +92,28 @@ $(B)/kernel.elf: $(KOBJS) $(B)/kallsyms.o $(B)/kernel.ld
 	@scripts/check-image $@ || { rm -f $@; exit 1; }
 
 $(B)/kernel.asm: $(B)/kernel.elf
-	$(OBJDUMP) -d -S --no-show-raw-insn $< > $@
+	$(Q)$(OBJDUMP) -d -S --no-show-raw-insn $< > $@
 
 $(B)/kernel.sym: $(B)/kernel.elf
-	$(NM) -n $< > $@
+	$(Q)$(NM) -n $< > $@
 
 # Userland: static musl binaries, identical on pagelab and the host Linux.
 userland: $(USERLAND)
 
 $(B)/userland/bin/sh: $(wildcard userland/sh/*.c userland/sh/*.h userland/include/*.h)
 	@mkdir -p $(dir $@)
-	$(MUSLCC) $(UCFLAGS) -o $@ $(filter %.c,$^)
+	@echo "  MUSLCC  $@"
+	$(Q)$(MUSLCC) $(UCFLAGS) -o $@ $(filter %.c,$^)
 
 $(B)/userland/bin/%: userland/bin/%.c $(wildcard userland/include/*.h)
 	@mkdir -p $(dir $@)
-	$(MUSLCC) $(UCFLAGS) -o $@ $<
+	@echo "  MUSLCC  $@"
+	$(Q)$(MUSLCC) $(UCFLAGS) -o $@ $<
 
 $(B)/userland/tests/%: userland/tests/%.c $(wildcard userland/include/*.h)
 	@mkdir -p $(dir $@)
-	$(MUSLCC) $(UCFLAGS) -o $@ $<
+	@echo "  MUSLCC  $@"
+	$(Q)$(MUSLCC) $(UCFLAGS) -o $@ $<
 
 $(B)/pagelab.iso: $(B)/kernel.elf scripts/mkiso
 	scripts/mkiso $(B)/kernel.elf $@

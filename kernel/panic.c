@@ -9,6 +9,8 @@
 #include <asm/processor.h>
 
 static bool in_panic;
+/* Set by die(): the oops already printed the trace that matters. */
+bool oops_in_progress;
 
 __noreturn void panic(const char *fmt, ...)
 {
@@ -25,7 +27,8 @@ __noreturn void panic(const char *fmt, ...)
 	va_end(ap);
 	console_loglevel = 15;	/* whatever loglevel=, show everything now */
 	printk(KERN_EMERG "Kernel panic - not syncing: %s\n", msg);
-	dump_stack();
+	if (!oops_in_progress)
+		dump_stack();
 	printk(KERN_EMERG "---[ end Kernel panic - not syncing: %s ]---\n", msg);
 	for (;;)
 		halt();

@@ -11,6 +11,7 @@
 struct pt_regs;
 
 __noreturn __printf(1, 2) void panic(const char *fmt, ...);
+extern bool oops_in_progress;
 
 /* Print registers and the call trace of an exception frame. */
 void show_regs(const struct pt_regs *regs);
