@@ -1,0 +1,87 @@
+# scripts/disks.tcl -- the disks of a test boot.
+#
+# Every boot gets fresh copies, so no test sees another's writes:
+#   disk FILE              copy of FILE, checked with e2fsck -fn afterwards
+#   disk {new SIZE OPT...} a new ext2 image: mke2fs -t ext2 OPT... IMG SIZE
+#                          (e.g. {new 8M -b 1024 -I 128}, {new 4M -d DIR})
+#   rawdisk FILE           copy of FILE, not checked (corrupt images)
+# The copies live in build/test-disks/BOOT-vdX.img and are attached in
+# order as virtio-blk disks, so the guest sees /dev/vda, /dev/vdb, ...
+#
+# Roadmap:
+#   pl_disks_prepare   make the copies -> list of {image check? vdX}
+#   pl_disks_check     e2fsck -fn each checked image after the run; any
+#                      line beyond its routine chatter fails the boot; all
+#                      its output is kept for the log
+
+proc pl_disks_prepare {boot} {
+	set dir build/test-disks
+	set out {}
+	set letters abcdefghijklmnopqrstuvwxyz
+	foreach {kind spec} [dict get $boot disks] {
+		set vd vd[string index $letters [llength $out]]
+		set img $dir/[dict get $boot name]-$vd.img
+		file mkdir $dir
+		file delete -force $img
+		pl_disk_make $spec $img
+		lappend out [list $img [expr {$kind eq "disk"}] $vd]
+	}
+	return $out
+}
+
+proc pl_disk_make {spec img} {
+	if {[lindex $spec 0] eq "new" && [llength $spec] >= 2} {
+		set size [lindex $spec 1]
+		if {[catch {exec mke2fs -q -F -t ext2 {*}[lrange $spec 2 end] \
+		    $img $size 2>@1} out]} {
+			error "mke2fs for {$spec} failed: $out"
+		}
+		return
+	}
+	if {![file exists $spec]} {
+		error "no disk image $spec (does the Makefile build it?)"
+	}
+	file copy -force $spec $img
+}
+
+# Returns "" when every checked image is clean, else the first complaint.
+proc pl_disks_check {disks} {
+	global S
+	set why ""
+	foreach d $disks {
+		lassign $d img check vd
+		if {!$check} {
+			continue
+		}
+		set failed [catch {exec e2fsck -fn $img 2>@1} out]
+		set gist [pl_fsck_gist $out]
+		set bad [expr {$failed || $gist ne ""}]
+		append S(fsck) "# e2fsck -fn $img ($vd): [expr {$bad ?
+		    "COMPLAINED" : "clean"}]\n"
+		foreach l [split $out \n] {
+			append S(fsck) "#   $l\n"
+		}
+		if {$bad && $why eq ""} {
+			if {$gist eq ""} {
+				set gist "exit status non-zero, no message"
+			}
+			set why "e2fsck complained about $vd: $gist"
+		}
+	}
+	return $why
+}
+
+# The first line of e2fsck's output that is not its routine chatter, or ""
+# when it said nothing else.  Its exit status is not enough: e2fsck -n
+# exits 0 after "Free blocks count wrong", and pagelab keeps counts exact.
+proc pl_fsck_gist {out} {
+	foreach l [split $out \n] {
+		set l [string trim $l]
+		if {$l eq "" || [regexp {^(e2fsck \d|Pass \d)} $l] ||
+		    [regexp {: \d+/\d+ files \(.*\), \d+/\d+ blocks$} $l]} {
+			continue
+		}
+		return $l
+	}
+	return ""
+}

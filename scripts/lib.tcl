@@ -1,0 +1,498 @@
+# scripts/lib.tcl -- the expect library that runs one test boot.
+#
+# A "boot" (one `boot` line of a tests list, see scripts/testlist.tcl) is one
+# QEMU run: spawn QEMU with the serial console on a pty, play the boot's
+# interactive steps (send a line, wait for a regex), wait for the guest to
+# power off, check its disks with e2fsck, and judge the run as a whole.
+# The tests attached to the boot are then checked against the console log by
+# scripts/check.tcl.  A boot can also be a host command (`command`), which is
+# how the harness tests itself.
+#
+# Roadmap:
+#   pl_run_boot        the whole run of one boot -> result dict
+#   pl_spawn, pl_read  start the process; read one chunk of console output
+#   pl_scan_line       notice banner, boot complete, panic, end of panic
+#   pl_run_steps       send / sendraw / wait steps, each with its own timeout
+#   pl_finish          wait for power-off; kill QEMU after a panic or reboot
+#   pl_judge           Pintos-style verdict: a panic, a reboot, a missing
+#                      banner or boot-complete line, a wrong exit status, a
+#                      timeout or an e2fsck complaint fails the whole boot
+#   pl_write_log       build/test-logs/BOOT.log: the full console and verdict
+# and in scripts/disks.tcl:
+#   pl_disks_prepare   fresh disk copies before the run
+#   pl_disks_check     e2fsck -fn on each ext2 disk after it
+#
+# Console text is kept with \r\n folded to \n.  Regexes are Tcl AREs matched
+# in newline-sensitive mode (regexp -line): `.` does not cross lines and
+# ^ and $ match at line boundaries.
+
+package require Expect
+set pl_dir [file dirname [file normalize [info script]]]
+source [file join $pl_dir qemu.tcl]
+source [file join $pl_dir disks.tcl]
+
+log_user 0
+match_max 200000
+
+# Regexes for the kernel's console conventions.  printk puts a
+# "[    0.012345] " timestamp in front of every kernel line; requiring it
+# keeps a user program that prints "BUG: ..." or cats /proc/version from
+# passing for a kernel oops or a second boot.
+namespace eval pl {
+	variable ts {\[ *\d+\.\d+\] }
+	variable re_banner "${ts}pagelab version "
+	variable re_complete "${ts}pagelab: boot complete"
+	variable re_panic "${ts}((?:Kernel panic - not syncing|BUG|Oops): .*)"
+	variable re_panic_end {---\[ end Kernel panic}
+	# After the first sign of a panic, how long to wait for its end line.
+	variable panic_grace 5
+}
+
+# Per-boot state, reset by pl_state_reset:
+#   S(id) S(pid)       the spawned process
+#   S(console)         everything it printed so far
+#   S(cr)              the \r run that ended the last chunk, held back
+#   S(scanpos)         start of the first line pl_scan_line has not seen
+#   S(steppos)         where the next `wait` step starts looking
+#   S(t0)              ms clock at spawn; S(deadline) when the boot times out
+#   S(banners) S(banner_ms) S(complete) S(panic) S(panic_ms) S(panic_end)
+#   S(eof) S(killed)   how the process ended
+#   S(fsck)            e2fsck's output for the log
+proc pl_state_reset {boot} {
+	global S
+	array unset S
+	array set S {console "" cr "" scanpos 0 steppos 0 banners 0
+	    banner_ms "" complete 0 panic "" panic_ms 0 panic_end 0
+	    eof 0 killed 0 watch 1 cmd "" fsck ""}
+	set S(watch) [expr {[dict get $boot command] eq ""}]
+}
+
+# Run BOOT (a dict from pl_parse_list).  Returns a dict:
+#   why      "" when the boot as a whole is sound, else the reason it failed
+#   console  the console text       log      path of the kept log
+#   secs     wall time of the run   banner   seconds from spawn to banner
+proc pl_run_boot {boot verbose} {
+	global S
+	pl_state_reset $boot
+	set secs [pl_scale [dict get $boot timeout]]
+	if {[catch {
+		set disks [pl_disks_prepare $boot]
+		set argv [pl_boot_argv $boot $disks]
+	} msg]} {
+		set disks {}
+		set why "setup failed: $msg"
+		return [pl_result $boot $why "" $verbose]
+	}
+	set S(cmd) $argv
+	if {[auto_execok [lindex $argv 0]] eq ""} {
+		return [pl_result $boot "setup failed: cannot run\
+		    [lindex $argv 0] (scripts/deps installs the tools)" "" $verbose]
+	}
+	log_user $verbose
+	pl_spawn $argv $secs
+	set stepwhy [pl_run_steps $boot]
+	if {$stepwhy eq ""} {
+		set how [pl_finish $boot]
+	} else {
+		pl_kill
+		set how step
+	}
+	set code [pl_reap]
+	log_user 0
+	set fsckwhy [pl_disks_check $disks]
+	set why [pl_judge $boot $stepwhy $how $code $secs]
+	if {$why eq ""} {
+		set why $fsckwhy
+	}
+	return [pl_result $boot $why $code $verbose]
+}
+
+proc pl_result {boot why code verbose} {
+	global S
+	set secs [expr {[info exists S(t0)] ?
+	    ([clock milliseconds] - $S(t0)) / 1000.0 : 0}]
+	set banner [expr {$S(banner_ms) eq "" ? "" :
+	    ($S(banner_ms) - $S(t0)) / 1000.0}]
+	set log [pl_write_log $boot $why $code $secs $banner]
+	if {$verbose} {
+		if {$S(console) ne "" && [string index $S(console) end] ne "\n"} {
+			puts ""
+		}
+		puts [format "== boot %s: %.1fs%s, %s" [dict get $boot name] \
+		    $secs [expr {$banner eq "" ? "" :
+		    [format ", banner after %.2fs" $banner]}] \
+		    [expr {$why eq "" ? "ok" : $why}]]
+	}
+	return [dict create why $why console $S(console) log $log \
+	    secs $secs banner $banner]
+}
+
+# The argv of the process to spawn for BOOT.
+proc pl_boot_argv {boot disks} {
+	if {[dict get $boot command] ne ""} {
+		# A shell in between outlives the command's own exit: an expect
+		# script (run-tests itself) closes its stdout before it exits,
+		# and our eof would hang it up before its exit status is set.
+		return [list sh -c {"$@"; exit $?} sh {*}[dict get $boot command]]
+	}
+	set bin [dict get $boot emulator]
+	if {$bin eq ""} {
+		set bin [pl_qemu_binary]
+	}
+	set initrd [dict get $boot initrd]
+	if {$initrd eq "default"} {
+		set initrd [pl_default_initrd]
+	}
+	set kernel [dict get $boot kernel]
+	if {[dict get $boot emulator] eq "" && ![file exists $kernel]} {
+		error "no kernel at $kernel (run make first)"
+	}
+	set iso build/test-iso/[dict get $boot name].iso
+	set argv [list $bin {*}[pl_qemu_machine]]
+	lappend argv {*}[pl_qemu_boot_args [dict get $boot mode] $kernel \
+	    [dict get $boot cmdline] $initrd $iso]
+	foreach d $disks {
+		lappend argv -drive file=[lindex $d 0],if=virtio,format=raw
+	}
+	return [list {*}$argv {*}[dict get $boot qemu]]
+}
+
+proc pl_spawn {argv secs} {
+	global S
+	set S(t0) [clock milliseconds]
+	set S(deadline) [expr {$S(t0) + int($secs * 1000)}]
+	set S(pid) [spawn -noecho {*}$argv]
+	set S(id) $spawn_id
+}
+
+# Read whatever the process prints next, waiting until DEADLINE (ms clock)
+# at most.  Returns data, eof or timeout.
+proc pl_read {deadline} {
+	global S
+	set left [expr {$deadline - [clock milliseconds]}]
+	if {$left <= 0} {
+		return timeout
+	}
+	set timeout [expr {($left + 999) / 1000}]
+	set r timeout
+	expect -i $S(id) -re {.+} {
+		pl_take $expect_out(0,string)
+		set r data
+	} full_buffer {
+		pl_take $expect_out(buffer)
+		set r data
+	} eof {
+		if {[info exists expect_out(buffer)]} {
+			pl_take $expect_out(buffer)
+		}
+		set S(eof) 1
+		set r eof
+	} timeout {
+	}
+	return $r
+}
+
+# Append CHUNK to the console (folding \r\n and \r\r\n to \n, even across
+# chunks) and
+# scan the lines it completes.
+proc pl_take {chunk} {
+	global S
+	set chunk $S(cr)$chunk
+	regexp {^(.*?)(\r*)$} $chunk -> chunk S(cr)
+	regsub -all {\r+\n} $chunk \n chunk
+	append S(console) $chunk
+	if {!$S(watch)} {
+		return
+	}
+	set end [string last \n $S(console)]
+	if {$end < $S(scanpos)} {
+		return
+	}
+	set lines [string range $S(console) $S(scanpos) [expr {$end - 1}]]
+	set S(scanpos) [expr {$end + 1}]
+	foreach line [split $lines \n] {
+		pl_scan_line $line
+	}
+}
+
+proc pl_scan_line {line} {
+	global S
+	if {[regexp $pl::re_banner $line]} {
+		incr S(banners)
+		if {$S(banner_ms) eq ""} {
+			set S(banner_ms) [clock milliseconds]
+		}
+	}
+	if {[regexp $pl::re_complete $line]} {
+		set S(complete) 1
+	}
+	if {$S(panic) eq "" && [regexp $pl::re_panic $line -> what]} {
+		set S(panic) [string trim $what]
+		set S(panic_ms) [clock milliseconds]
+	}
+	if {[regexp $pl::re_panic_end $line]} {
+		set S(panic_end) 1
+	}
+}
+
+# True once the run cannot go on: the process is gone, the kernel panicked
+# or the guest rebooted.
+proc pl_stopped {} {
+	global S
+	expr {$S(eof) || $S(panic) ne "" || $S(banners) > 1}
+}
+
+# Play the boot's steps in order.  Returns "" or why a step failed.  A
+# panic or reboot stops the steps silently: pl_judge reports those.
+proc pl_run_steps {boot} {
+	global S
+	foreach step [dict get $boot steps] {
+		if {[pl_stopped]} {
+			return ""
+		}
+		lassign $step op arg secs
+		switch -- $op {
+		send {
+			exp_send -i $S(id) -- "$arg\r"
+		}
+		sendraw {
+			exp_send -i $S(id) -- \
+			    [subst -nocommands -novariables $arg]
+		}
+		wait {
+			set why [pl_wait $arg $secs]
+			if {$why ne ""} {
+				return $why
+			}
+		}
+		}
+	}
+	return ""
+}
+
+# Wait until RE matches the console after the previous wait's match, for
+# SECS seconds (scaled; "" = until the boot's deadline).
+proc pl_wait {re secs} {
+	global S
+	set deadline $S(deadline)
+	if {$secs ne ""} {
+		set secs [pl_scale $secs]
+		set deadline [expr {min($deadline,
+		    [clock milliseconds] + int($secs * 1000))}]
+	} else {
+		set secs [expr {($S(deadline) - $S(t0)) / 1000.0}]
+	}
+	while {1} {
+		if {[regexp -line -indices -start $S(steppos) -- $re \
+		    $S(console) m]} {
+			set S(steppos) [expr {[lindex $m 1] + 1}]
+			return ""
+		}
+		if {$S(panic) ne "" || $S(banners) > 1} {
+			return ""
+		}
+		if {$S(eof)} {
+			return "the machine stopped before /$re/ appeared"
+		}
+		if {[pl_read $deadline] eq "timeout"} {
+			return [format "timeout: no /%s/ within %gs" $re $secs]
+		}
+	}
+}
+
+# After the steps: wait for the process to end by itself.  Returns how it
+# ended: exited, panic (killed after the panic's end line), panic-hang
+# (no end line within the grace time), reboot (killed) or timeout (killed).
+proc pl_finish {boot} {
+	global S
+	while {1} {
+		if {$S(eof)} {
+			return exited
+		}
+		if {$S(panic_end)} {
+			pl_kill
+			return panic
+		}
+		if {$S(banners) > 1} {
+			pl_kill
+			return reboot
+		}
+		set deadline $S(deadline)
+		if {$S(panic) ne ""} {
+			set grace [expr {int([pl_scale $pl::panic_grace] * 1000)}]
+			set deadline [expr {min($deadline, $S(panic_ms) + $grace)}]
+		}
+		if {[pl_read $deadline] eq "timeout"} {
+			pl_kill
+			return [expr {$S(panic) ne "" ? "panic-hang" : "timeout"}]
+		}
+	}
+}
+
+proc pl_kill {} {
+	global S
+	catch {exec kill -KILL $S(pid)}
+	set S(killed) 1
+}
+
+# Collect the process's exit code ("" when we killed it).
+proc pl_reap {} {
+	global S
+	catch {close -i $S(id)}
+	set w [wait -i $S(id)]
+	if {$S(killed) || [lindex $w 2] != 0} {
+		return ""
+	}
+	return [lindex $w 3]
+}
+
+proc pl_last_line {} {
+	global S
+	set lines [split [string trim $S(console)] \n]
+	set last [string trim [lindex $lines end]]
+	if {$last eq ""} {
+		return "(nothing)"
+	}
+	if {[string length $last] > 100} {
+		set last [string range $last 0 96]...
+	}
+	return "'$last'"
+}
+
+# The verdict on the boot as a whole: "" or why every test of it fails.
+proc pl_judge {boot stepwhy how code secs} {
+	global S
+	set t [format %g $secs]
+	if {!$S(watch)} {
+		if {$stepwhy ne ""} {
+			return $stepwhy
+		}
+		if {$how eq "timeout"} {
+			return "timeout: still running after ${t}s"
+		}
+		set want [dict get $boot exit]
+		if {$code != $want} {
+			return "exit status $code, expected $want"
+		}
+		return ""
+	}
+	if {$S(banners) > 1} {
+		return "guest rebooted: the banner was printed $S(banners) times"
+	}
+	if {$S(panic) ne "" && ![dict get $boot panic]} {
+		return "unexpected kernel panic: $S(panic)"
+	}
+	if {$S(banners) == 0} {
+		return "no banner ('pagelab version') on the console;\
+		    last line [pl_last_line]"
+	}
+	if {$stepwhy ne ""} {
+		return $stepwhy
+	}
+	if {[dict get $boot panic]} {
+		return [pl_judge_panic $how $code $t]
+	}
+	if {$how eq "timeout"} {
+		return "timeout: no power-off within ${t}s;\
+		    last line [pl_last_line]"
+	}
+	set ex [expr {$code eq "" ? "" : [pl_decode_exit $code]}]
+	set why [pl_judge_exit $ex [dict get $boot exit]]
+	if {$why eq "" && !$S(complete)} {
+		set why "no 'pagelab: boot complete' line"
+	}
+	return $why
+}
+
+proc pl_judge_panic {how code t} {
+	global S
+	if {$S(panic) eq ""} {
+		if {$how eq "timeout"} {
+			return "expected a kernel panic, got none within ${t}s;\
+			    last line [pl_last_line]"
+		}
+		return "expected a kernel panic, got none\
+		    ([pl_describe_exit $code]); last line [pl_last_line]"
+	}
+	if {$how eq "panic-hang"} {
+		return "the panic never printed its '---\[ end Kernel panic' line"
+	}
+	return ""
+}
+
+proc pl_describe_exit {code} {
+	if {$code eq ""} {
+		return "killed"
+	}
+	set ex [pl_decode_exit $code]
+	switch -- [lindex $ex 0] {
+	poweroff { return "guest powered off with status [lindex $ex 1]" }
+	reset { return "guest reset or triple-faulted" }
+	}
+	return "QEMU exit code $code"
+}
+
+proc pl_judge_exit {ex want} {
+	if {$ex eq ""} {
+		return "QEMU did not exit normally"
+	}
+	switch -- [lindex $ex 0] {
+	reset {
+		return "guest reset or triple-faulted\
+		    (QEMU exited without a power-off)"
+	}
+	error {
+		return "QEMU failed with exit code [lindex $ex 1]"
+	}
+	}
+	set got [lindex $ex 1]
+	if {$got != $want} {
+		return "guest powered off with status $got, expected $want"
+	}
+	return ""
+}
+
+# Keep the whole run in build/test-logs/BOOT.log: what ran, the console,
+# how it ended and the verdict.  Returns the log's path.
+proc pl_write_log {boot why code secs banner} {
+	global S
+	set dir build/test-logs
+	file mkdir $dir
+	set log $dir/[dict get $boot name].log
+	set f [open $log w]
+	puts $f "# pagelab test log: boot [dict get $boot name]\
+	    ([dict get $boot file]:[dict get $boot line])"
+	puts $f "# command: [pl_shell_quote $S(cmd)]"
+	puts $f "# timeout: [pl_scale [dict get $boot timeout]]s\
+	    (PAGELAB_TIMEOUT_SCALE applied)"
+	puts $f "# ---- console ----"
+	puts -nonewline $f $S(console)
+	if {[string index $S(console) end] ne "\n"} {
+		puts $f ""
+	}
+	puts $f "# ---- end of console ----"
+	if {$banner ne ""} {
+		puts $f [format "# banner after %.3fs (host wall clock)" $banner]
+	}
+	puts $f [format "# run took %.3fs; exit code %s" $secs \
+	    [expr {$code eq "" ? "none (killed)" : $code}]]
+	if {$S(fsck) ne ""} {
+		puts -nonewline $f $S(fsck)
+	}
+	puts $f "# verdict: [expr {$why eq "" ? "ok" : "FAIL: $why"}]"
+	close $f
+	return $log
+}
+
+# ARGV as a line one can paste into a shell.
+proc pl_shell_quote {argv} {
+	set out {}
+	foreach a $argv {
+		if {[regexp {^[-A-Za-z0-9_./=,:+@%]+$} $a]} {
+			lappend out $a
+		} else {
+			lappend out '[string map {' '\\''} $a]'
+		}
+	}
+	return [join $out " "]
+}

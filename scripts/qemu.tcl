@@ -1,0 +1,150 @@
+# scripts/qemu.tcl -- how pagelab runs QEMU.
+#
+# Shared by scripts/qemu (interactive runs: make run, run-iso, gdb) and by
+# scripts/lib.tcl (the test harness), so that a test boots the very machine
+# a student boots by hand.  Plain Tcl: no expect needed here.
+#
+# Roadmap:
+#   pl_root            the repository root (every path below is relative to it)
+#   pl_scale           PAGELAB_TIMEOUT_SCALE, default 1
+#   pl_accel           tcg or kvm: PAGELAB_ACCEL, else kvm only on a real
+#                      kvm_intel/kvm_amd host (a nested PVM /dev/kvm hangs)
+#   pl_qemu_machine    the flags every boot uses (memory, console, exit device)
+#   pl_qemu_boot_args  -kernel/-append/-initrd, or -cdrom for a GRUB ISO
+#   pl_mkiso           a GRUB ISO with a given command line, rebuilt when stale
+#   pl_decode_exit     QEMU's exit code -> what the guest did
+#
+# Power-off protocol: the kernel writes status S to the isa-debug-exit port
+# 0xf4 and QEMU exits with (S << 1) | 1.  With -no-reboot a reset or a triple
+# fault makes QEMU exit 0.
+
+namespace eval pl {
+	variable root [file dirname [file dirname [file normalize [info script]]]]
+}
+
+proc pl_root {} { return $::pl::root }
+
+# Seconds scaled by PAGELAB_TIMEOUT_SCALE (slow graders set it to 2 or 3).
+proc pl_scale {seconds} {
+	set s 1
+	if {[info exists ::env(PAGELAB_TIMEOUT_SCALE)] &&
+	    [string is double -strict $::env(PAGELAB_TIMEOUT_SCALE)] &&
+	    $::env(PAGELAB_TIMEOUT_SCALE) > 0} {
+		set s $::env(PAGELAB_TIMEOUT_SCALE)
+	}
+	return [expr {$seconds * $s}]
+}
+
+proc pl_accel {} {
+	if {[info exists ::env(PAGELAB_ACCEL)] && $::env(PAGELAB_ACCEL) ne ""} {
+		set a $::env(PAGELAB_ACCEL)
+		if {$a ni {tcg kvm}} {
+			error "PAGELAB_ACCEL must be tcg or kvm, not '$a'"
+		}
+		return $a
+	}
+	if {[file exists /sys/module/kvm_intel] ||
+	    [file exists /sys/module/kvm_amd]} {
+		return kvm
+	}
+	return tcg
+}
+
+proc pl_qemu_binary {} {
+	if {[info exists ::env(PAGELAB_QEMU)] && $::env(PAGELAB_QEMU) ne ""} {
+		return $::env(PAGELAB_QEMU)
+	}
+	return qemu-system-x86_64
+}
+
+# Flags common to every boot.  -serial mon:stdio puts the console on our
+# stdin/stdout with Ctrl-A as QEMU's escape key (Ctrl-A X quits); Ctrl-C
+# goes to the guest.  -nic none skips the option ROM of an unused NIC.
+proc pl_qemu_machine {} {
+	set args [list -accel [pl_accel] -m 64M -display none \
+	    -serial mon:stdio -no-reboot -nic none \
+	    -device isa-debug-exit,iobase=0xf4,iosize=0x04]
+	if {[info exists ::env(PAGELAB_QEMU_FLAGS)]} {
+		lappend args {*}$::env(PAGELAB_QEMU_FLAGS)
+	}
+	return $args
+}
+
+# The arguments that choose what to boot.
+#   mode    kernel (QEMU's Multiboot loader) or iso (GRUB, Multiboot 2)
+#   kernel  path of the kernel ELF
+#   cmdline the kernel command line
+#   initrd  path of the initramfs, or "" for none
+#   iso     (iso mode) path where the ISO is built
+proc pl_qemu_boot_args {mode kernel cmdline initrd {iso ""}} {
+	if {$mode eq "iso"} {
+		pl_mkiso $kernel $iso $cmdline $initrd
+		return [list -boot d -cdrom $iso]
+	}
+	set args [list -kernel $kernel -append $cmdline]
+	if {$initrd ne ""} {
+		lappend args -initrd $initrd
+	}
+	return $args
+}
+
+# The default initramfs: build/initramfs.cpio once the build makes one.
+proc pl_default_initrd {} {
+	set f build/initramfs.cpio
+	if {[file exists [file join [pl_root] $f]]} {
+		return $f
+	}
+	return ""
+}
+
+# Build (or reuse) a GRUB ISO that boots KERNEL with CMDLINE.  The ISO is
+# rebuilt when the kernel or initramfs is newer or the command line changed;
+# the command line it was made with is kept in ISO.cmdline.
+proc pl_mkiso {kernel iso cmdline initrd} {
+	set stamp $iso.cmdline
+	set want [list $cmdline $initrd]
+	if {![pl_iso_stale $iso $stamp $want [list $kernel $initrd]]} {
+		return
+	}
+	file mkdir [file dirname $iso]
+	set initarg [expr {$initrd eq "" ? "none" : $initrd}]
+	set mkiso [file join [pl_root] scripts mkiso]
+	if {[catch {exec $mkiso --initrd $initarg $kernel $iso {*}$cmdline \
+	    2>@1} out]} {
+		error "scripts/mkiso failed:\n$out"
+	}
+	set f [open $stamp w]
+	puts $f $want
+	close $f
+}
+
+proc pl_iso_stale {iso stamp want inputs} {
+	if {![file exists $iso] || ![file exists $stamp]} {
+		return 1
+	}
+	set f [open $stamp]
+	set had [string trimright [read $f] \n]
+	close $f
+	if {$had ne $want} {
+		return 1
+	}
+	foreach in $inputs {
+		if {$in ne "" && [file mtime $in] > [file mtime $iso]} {
+			return 1
+		}
+	}
+	return 0
+}
+
+# QEMU's exit code -> {poweroff STATUS}, {reset} or {error CODE}.
+# Exit 1 is also what QEMU returns when it cannot start at all; callers
+# tell the two apart by whether the banner was printed.
+proc pl_decode_exit {code} {
+	if {$code == 0} {
+		return reset
+	}
+	if {$code % 2 == 1} {
+		return [list poweroff [expr {($code - 1) / 2}]]
+	}
+	return [list error $code]
+}

@@ -1,0 +1,276 @@
+# scripts/testlist.tcl -- read the tests lists (tests/*.list, lab/*/tests.list).
+#
+# A list file is line based; every line is a Tcl list, so {braces} quote a
+# word (nothing is substituted inside them: regexes go in braces as they
+# are), a line ending in \ continues on the next, and # starts a comment
+# line.  Paths are relative to the repository root.
+#
+#   boot NAME [KEY VALUE]...     one QEMU run; the lines below belong to it
+#       cmdline STRING           kernel command line (default empty)
+#       image kernel|iso         QEMU's Multiboot loader (default) or GRUB
+#       kernel FILE              default build/kernel.elf
+#       initrd FILE|none         default build/initramfs.cpio if it exists
+#       timeout SECONDS          for the whole run (default 20), scaled
+#       panic yes|no             a kernel panic is the expected end (no)
+#       exit N                   expected power-off status (default 0)
+#       disk FILE | disk {new SIZE MKE2FS-OPTION...}   ext2 disk, fresh
+#                                copy, e2fsck -fn after (repeatable)
+#       rawdisk FILE             a disk that is not checked (repeatable)
+#       qemu {ARGS}              extra QEMU arguments
+#       emulator FILE            run FILE instead of QEMU (harness fixtures)
+#       command {ARGV}           run a host command instead of a machine;
+#                                exit N is then its exit status
+#   send TEXT                    type TEXT and Enter on the console
+#   sendraw TEXT                 send TEXT as is, after \-escapes (\x03)
+#   wait REGEX [SECONDS]         wait for REGEX after the previous wait
+#   test NAME POINTS [CHECK]...  a test judged on its boot's console:
+#       match REGEX              REGEX appears
+#       nomatch REGEX            REGEX does not appear
+#       order REGEX REGEX...     they appear in this order (every word
+#                                up to the next match/nomatch/order)
+#
+# Roadmap:
+#   pl_read_lists      all boots of many files (names must be unique)
+#   pl_parse_list      one file -> list of boot dicts, tests inside them
+#   pl_logical_lines   physical lines -> {lineno words} with continuations
+#   pl_parse_boot, pl_parse_test, pl_check_re   one line each
+
+proc pl_read_lists {files} {
+	set boots {}
+	set seen [dict create]
+	foreach file $files {
+		foreach boot [pl_parse_list $file] {
+			pl_unique seen boot [dict get $boot name] $boot
+			foreach t [dict get $boot tests] {
+				pl_unique seen test [dict get $t name] $t
+			}
+			lappend boots $boot
+		}
+	}
+	return $boots
+}
+
+proc pl_unique {seenvar kind name where} {
+	upvar $seenvar seen
+	if {[dict exists $seen $kind,$name]} {
+		error "[dict get $where file]:[dict get $where line]:\
+		    $kind name '$name' is already used at\
+		    [dict get $seen $kind,$name]"
+	}
+	dict set seen $kind,$name \
+	    [dict get $where file]:[dict get $where line]
+}
+
+proc pl_parse_list {file} {
+	set f [open $file]
+	set text [read $f]
+	close $f
+	set boots {}
+	set boot ""
+	foreach {lineno words} [pl_logical_lines $file $text] {
+		set where "$file:$lineno"
+		set kw [lindex $words 0]
+		if {$kw eq "boot"} {
+			if {$boot ne ""} {
+				lappend boots $boot
+			}
+			set boot [pl_parse_boot $where $file $lineno $words]
+			continue
+		}
+		if {$boot eq ""} {
+			error "$where: '$kw' before any boot line"
+		}
+		switch -- $kw {
+		send - sendraw - wait {
+			dict lappend boot steps [pl_parse_step $where $words]
+		}
+		test {
+			dict lappend boot tests [pl_parse_test $where $file \
+			    $lineno [dict get $boot name] $words]
+		}
+		default {
+			error "$where: unknown keyword '$kw'\
+			    (boot, send, sendraw, wait, test)"
+		}
+		}
+	}
+	if {$boot ne ""} {
+		lappend boots $boot
+	}
+	return $boots
+}
+
+# Returns a flat list: lineno words lineno words ...
+proc pl_logical_lines {file text} {
+	set out {}
+	set buf ""
+	set start 0
+	set n 0
+	foreach line [split $text \n] {
+		incr n
+		if {$buf eq ""} {
+			set start $n
+			if {[regexp {^\s*(#|$)} $line]} {
+				continue
+			}
+		}
+		if {[regexp {^(.*)\\$} $line -> head]} {
+			append buf $head " "
+			continue
+		}
+		append buf $line
+		if {![info complete $buf]} {
+			append buf \n
+			continue
+		}
+		if {[catch {llength $buf}]} {
+			error "$file:$start: not a valid Tcl list: $buf"
+		}
+		lappend out $start $buf
+		set buf ""
+	}
+	if {$buf ne ""} {
+		error "$file:$start: unterminated line (missing close brace?)"
+	}
+	return $out
+}
+
+proc pl_parse_boot {where file lineno words} {
+	set name [lindex $words 1]
+	pl_check_name $where $name
+	set boot [dict create name $name file $file line $lineno \
+	    image kernel kernel build/kernel.elf cmdline "" initrd default \
+	    timeout 20 panic 0 exit 0 disks {} qemu {} emulator "" \
+	    command "" steps {} tests {}]
+	set opts [lrange $words 2 end]
+	if {[llength $opts] % 2} {
+		error "$where: boot options come in KEY VALUE pairs"
+	}
+	foreach {k v} $opts {
+		pl_boot_option $where boot $k $v
+	}
+	dict set boot mode [dict get $boot image]
+	return $boot
+}
+
+proc pl_boot_option {where bootvar k v} {
+	upvar $bootvar boot
+	switch -- $k {
+	cmdline - kernel - qemu - emulator - command {
+		dict set boot $k $v
+	}
+	image {
+		if {$v ni {kernel iso}} {
+			error "$where: image is kernel or iso, not '$v'"
+		}
+		dict set boot image $v
+	}
+	initrd {
+		dict set boot initrd [expr {$v eq "none" ? "" : $v}]
+	}
+	timeout - exit {
+		if {![string is double -strict $v] || $v < 0} {
+			error "$where: $k wants a number, not '$v'"
+		}
+		dict set boot $k $v
+	}
+	panic {
+		if {$v ni {yes no}} {
+			error "$where: panic is yes or no, not '$v'"
+		}
+		dict set boot panic [expr {$v eq "yes"}]
+	}
+	disk - rawdisk {
+		dict lappend boot disks $k $v
+	}
+	default {
+		error "$where: unknown boot option '$k'"
+	}
+	}
+}
+
+proc pl_parse_step {where words} {
+	lassign $words op arg secs
+	set n [llength $words]
+	if {$op eq "wait"} {
+		if {$n < 2 || $n > 3 ||
+		    ($secs ne "" && ![string is double -strict $secs])} {
+			error "$where: usage: wait REGEX \[SECONDS\]"
+		}
+		pl_check_re $where $arg
+		return [list wait $arg $secs]
+	}
+	if {$n != 2} {
+		error "$where: usage: $op TEXT (brace TEXT if it has spaces)"
+	}
+	return [list $op $arg]
+}
+
+proc pl_parse_test {where file lineno boot words} {
+	lassign $words - name points
+	pl_check_name $where $name
+	if {![string is double -strict $points] || $points < 0} {
+		error "$where: test $name: POINTS must be a number, not '$points'"
+	}
+	set checks [pl_group_checks $where $name [lrange $words 3 end]]
+	foreach {op arg} $checks {
+		pl_check_check $where $op $arg
+	}
+	return [dict create name $name points $points checks $checks \
+	    file $file line $lineno boot $boot]
+}
+
+# WORDS -> op arg op arg ...: match and nomatch take one regex, order takes
+# every word up to the next check keyword (as one list).
+proc pl_group_checks {where name words} {
+	set out {}
+	set n [llength $words]
+	for {set i 0} {$i < $n} {incr i} {
+		set op [lindex $words $i]
+		if {$op ne "order"} {
+			if {$i + 1 >= $n} {
+				error "$where: test $name: '$op' wants a regex"
+			}
+			lappend out $op [lindex $words [incr i]]
+			continue
+		}
+		set res {}
+		while {$i + 1 < $n &&
+		    [lindex $words $i+1] ni {match nomatch order}} {
+			lappend res [lindex $words [incr i]]
+		}
+		lappend out order $res
+	}
+	return $out
+}
+
+proc pl_check_check {where op arg} {
+	switch -- $op {
+	match - nomatch {
+		pl_check_re $where $arg
+	}
+	order {
+		if {[llength $arg] < 2} {
+			error "$where: order wants a list of two or more regexes"
+		}
+		foreach re $arg {
+			pl_check_re $where $re
+		}
+	}
+	default {
+		error "$where: unknown check '$op' (match, nomatch, order)"
+	}
+	}
+}
+
+proc pl_check_name {where name} {
+	if {![regexp {^[A-Za-z0-9_.-]+$} $name]} {
+		error "$where: name '$name' must be letters, digits, _ . -"
+	}
+}
+
+proc pl_check_re {where re} {
+	if {[catch {regexp -line -- $re ""} msg]} {
+		error "$where: bad regex /$re/: $msg"
+	}
+}
