@@ -21,6 +21,7 @@ LD := $(TOOLPREFIX)ld
 NM := $(TOOLPREFIX)nm
 OBJDUMP := $(TOOLPREFIX)objdump
 MUSLCC ?= musl-gcc
+HOSTCC ?= gcc
 
 WERROR ?= -Werror
 KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra $(WERROR) -Wno-unused-parameter \
@@ -46,7 +47,7 @@ UTESTS := $(patsubst userland/tests/%.c,$(B)/userland/tests/%,$(wildcard userlan
 USERLAND := $(UBIN) $(USH) $(UTESTS)
 
 .PHONY: all kernel userland run run-iso iso test grade gdb bench deps clean check-deps
-all: kernel userland
+all: kernel userland $(B)/initramfs.cpio
 
 kernel: $(B)/kernel.elf $(B)/kernel.asm $(B)/kernel.sym
 
@@ -114,6 +115,18 @@ $(B)/userland/tests/%: userland/tests/%.c $(wildcard userland/include/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  MUSLCC  $@"
 	$(Q)$(MUSLCC) $(UCFLAGS) -o $@ $<
+
+# The initramfs: userland programs in /bin, test programs in /tests.
+$(B)/host/mkcpio: scripts/host/mkcpio.c
+	@mkdir -p $(dir $@)
+	$(Q)$(HOSTCC) -O2 -Wall -o $@ $<
+
+INITRAMFS_DIRS := bin/= tests/= dev/= etc/= proc/= tmp/= mnt/= root/=
+$(B)/initramfs.cpio: $(B)/host/mkcpio $(USERLAND) $(wildcard userland/tests/*.sh userland/tests/*.expected)
+	@echo "  CPIO    $@"
+	$(Q)$(B)/host/mkcpio $@ $(INITRAMFS_DIRS) \
+		$(foreach f,$(UBIN) $(USH),bin/$(notdir $f)=$f) \
+		$(foreach f,$(UTESTS) $(wildcard userland/tests/*.sh userland/tests/*.expected),tests/$(notdir $f)=$f)
 
 $(B)/pagelab.iso: $(B)/kernel.elf scripts/mkiso
 	scripts/mkiso $(B)/kernel.elf $@

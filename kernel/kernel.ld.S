@@ -41,6 +41,12 @@ SECTIONS
 		__selftest_start = .;
 		KEEP(*(.selftest))
 		__selftest_end = .;
+		__syscalls_start = .;
+		KEEP(*(.syscalls))
+		__syscalls_end = .;
+		__ex_table_start = .;
+		KEEP(*(__ex_table))
+		__ex_table_end = .;
 		/* last, so that the second link cannot move anything above */
 		KEEP(*(.rodata.kallsyms))
 	}

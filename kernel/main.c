@@ -15,7 +15,10 @@
 #include <kernel/param.h>
 #include <kernel/power.h>
 #include <kernel/printk.h>
+#include <kernel/percpu.h>
+#include <kernel/sched.h>
 #include <kernel/selftest.h>
+#include <kernel/syscalls.h>
 #include <kernel/string.h>
 #include <kernel/time.h>
 #include <kernel/version.h>
@@ -63,13 +66,8 @@ static void setup_memory_map(void)
 					 (boot_info.modules[i].start & PAGE_MASK));
 }
 
-static __noreturn void idle(void)
-{
-	pr_info("pagelab: nothing to run yet; idling (QEMU: Ctrl-A X quits)\n");
-	local_irq_enable();
-	for (;;)
-		halt();
-}
+void start_init(void);
+__noreturn void cpu_idle(void);
 
 void start_kernel(u32 magic, u32 info_phys)
 {
@@ -85,6 +83,7 @@ void start_kernel(u32 magic, u32 info_phys)
 		panic("not booted by a Multiboot loader (magic 0x%x)", magic);
 	gdt_init();
 	idt_init();
+	percpu_init();
 	setup_memory_map();
 	mem_init();
 	vga_init();
@@ -95,10 +94,14 @@ void start_kernel(u32 magic, u32 info_phys)
 	pr_info("clock: tsc %lu.%03lu MHz, tick %d Hz\n", tsc_khz / 1000,
 		tsc_khz % 1000, HZ);
 
+	syscall_init();
+	sched_init();
+
 	failed = run_selftests();
 	pr_notice("pagelab: boot complete (%lu ms)\n",
 		  ktime_get_ns() / NSEC_PER_MSEC);
 	if (poweroff_when_done)
 		kernel_power_off(failed ? 1 : 0);
-	idle();
+	start_init();
+	cpu_idle();
 }

@@ -2,8 +2,6 @@
 #ifndef _ASM_DESC_H
 #define _ASM_DESC_H
 
-#include <kernel/types.h>
-
 /*
  * GDT slots. The user selectors are ordered for sysret, which loads
  * SS = STAR[63:48] + 8 and CS = STAR[63:48] + 16.
@@ -28,6 +26,9 @@
 #define IST_NMI 2
 #define EXCEPTION_STACK_SIZE 16384
 
+#ifndef __ASSEMBLY__
+#include <kernel/types.h>
+
 struct tss {
 	u32 reserved0;
 	u64 rsp0;	/* kernel stack for entries from user mode */
@@ -45,5 +46,6 @@ void gdt_init(void);
 void idt_init(void);
 /* Route vector to the common entry with the given privilege and IST slot. */
 void idt_set_gate(int vector, int dpl, int ist);
+#endif
 
 #endif

@@ -47,6 +47,12 @@
 #define EUCLEAN 117
 #define EDQUOT 122
 
+/* Kernel-internal: never seen by user space (signal.c turns them into
+ * EINTR or restarts the call). */
+#define ERESTARTSYS 512
+#define ERESTARTNOINTR 513
+#define ERESTARTNOHAND 514	/* restart only if no handler ran */
+
 #define MAX_ERRNO 4095
 #define IS_ERR_VALUE(x) ((unsigned long)(x) >= (unsigned long)-MAX_ERRNO)
 

@@ -21,5 +21,7 @@ void timer_init(void);
 u64 ktime_get_ns(void);
 /* Busy-wait; for drivers that need a short delay before the tick runs. */
 void ndelay_ns(u64 ns);
+/* Sleep up to ticks; returns ticks left (0: the time ran out). */
+u64 schedule_timeout_interruptible(u64 ticks);
 
 #endif

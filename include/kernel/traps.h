@@ -34,8 +34,10 @@
 /* Report a fatal kernel-mode exception and panic. */
 __noreturn void die(const char *what, struct pt_regs *regs);
 
-/* The page fault handler (mm/fault.c in time; kernel/cpu/traps.c for now). */
+/* The page fault handler (mm/fault.c). */
 void do_page_fault(struct pt_regs *regs, unsigned long address);
+/* Its last resort for kernel-mode faults: a uaccess fixup, or an oops. */
+void kernel_page_fault(struct pt_regs *regs, unsigned long address);
 
 void do_interrupt(struct pt_regs *regs);
 

@@ -11,6 +11,8 @@
 #include <kernel/irq.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
+#include <kernel/signal.h>
+#include <kernel/uaccess.h>
 #include <asm/processor.h>
 
 static const char *const exception_names[32] = {
@@ -62,10 +64,39 @@ static void report_kernel_page_fault(struct pt_regs *regs, unsigned long addr)
 	       e & X86_PF_PROT ? "permissions violation" : "not-present page");
 }
 
-void do_page_fault(struct pt_regs *regs, unsigned long address)
+/* A kernel-mode fault nothing could resolve: fix up a uaccess or die. */
+void kernel_page_fault(struct pt_regs *regs, unsigned long address)
 {
+	if (fixup_exception(regs))
+		return;
 	report_kernel_page_fault(regs, address);
 	die("page fault", regs);
+}
+
+/* A CPU exception in user mode becomes a signal to the task. */
+static void user_exception(struct pt_regs *regs)
+{
+	switch (regs->vector) {
+	case X86_TRAP_DE:
+		force_sig_fault(SIGFPE, FPE_INTDIV, regs->rip);
+		break;
+	case X86_TRAP_MF:
+	case X86_TRAP_XF:
+		force_sig_fault(SIGFPE, 0, regs->rip);
+		break;
+	case X86_TRAP_UD:
+		force_sig_fault(SIGILL, ILL_ILLOPN, regs->rip);
+		break;
+	case X86_TRAP_BP:
+	case X86_TRAP_DB:
+		force_sig_fault(SIGTRAP, SI_KERNEL, regs->rip);
+		break;
+	case X86_TRAP_AC:
+		force_sig_fault(SIGBUS, BUS_ADRALN, 0);
+		break;
+	default:	/* #GP and friends: Linux says SIGSEGV, SI_KERNEL */
+		force_sig_fault(SIGSEGV, SI_KERNEL, 0);
+	}
 }
 
 static void do_exception(struct pt_regs *regs)
@@ -76,16 +107,31 @@ static void do_exception(struct pt_regs *regs)
 		do_page_fault(regs, read_cr2());
 		return;
 	}
+	if (user_mode(regs) && regs->vector != X86_TRAP_DF &&
+	    regs->vector != X86_TRAP_MC && regs->vector != X86_TRAP_NMI) {
+		user_exception(regs);
+		return;
+	}
 	die(name ? name : "reserved exception", regs);
 }
 
+void exit_to_user_mode(struct pt_regs *regs);
+
 void do_interrupt(struct pt_regs *regs)
 {
-	if (regs->vector < 32)
+	if (regs->vector < 32) {
+		/* Exceptions may sleep (a fault reading a page): allow
+		 * interrupts again if the interrupted code had them. */
+		if (regs->rflags & X86_EFLAGS_IF)
+			local_irq_enable();
 		do_exception(regs);
-	else if (regs->vector < IRQ_BASE + NR_IRQS)
+		local_irq_disable();
+	} else if (regs->vector < IRQ_BASE + NR_IRQS) {
 		handle_irq(regs->vector - IRQ_BASE, regs);
-	else
+	} else {
 		pr_warn("irq: unexpected interrupt on vector %lu\n",
 			regs->vector);
+	}
+	if (user_mode(regs))
+		exit_to_user_mode(regs);
 }

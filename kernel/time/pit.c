@@ -14,9 +14,14 @@
 
 volatile u64 jiffies;
 
+void run_timers(void);
+void scheduler_tick(void);
+
 static void timer_interrupt(int irq, void *data)
 {
 	jiffies++;
+	run_timers();
+	scheduler_tick();
 }
 
 void timer_init(void)

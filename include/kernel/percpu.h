@@ -1,0 +1,31 @@
+/*
+ * Per-CPU data, reached through the GS segment base in kernel mode (user
+ * mode has its own GS; entry code swaps them with swapgs). One CPU today;
+ * the layout is what SMP would use. Offsets are fixed for assembly.
+ */
+#ifndef _KERNEL_PERCPU_H
+#define _KERNEL_PERCPU_H
+
+#define PERCPU_SELF 0
+#define PERCPU_CURRENT 8
+#define PERCPU_KERNEL_SP 16	/* top of current's kernel stack */
+#define PERCPU_USER_SP 24	/* scratch: user rsp during syscall entry */
+
+#ifndef __ASSEMBLY__
+#include <kernel/types.h>
+
+struct task_struct;
+
+struct percpu {
+	struct percpu *self;
+	struct task_struct *current_task;
+	unsigned long kernel_sp;
+	unsigned long user_sp;
+};
+
+extern struct percpu boot_cpu;
+
+void percpu_init(void);
+#endif
+
+#endif

@@ -1,0 +1,87 @@
+/*
+ * Tasks and the scheduler (kernel/sched/, kernel/fork.c, kernel/exit.c).
+ *
+ * A task is a process with one thread: its kernel stack, saved registers,
+ * address space (mm), open files (files), cwd/root/umask (fs), identity
+ * (cred), signal state and family links. current is the running task.
+ * The kernel is not preemptible: a task in the kernel runs until it sleeps
+ * (schedule()) or returns to user mode, where a pending reschedule (the
+ * timer tick sets need_resched) or signal is acted on.
+ */
+#ifndef _KERNEL_SCHED_H
+#define _KERNEL_SCHED_H
+
+#include <kernel/cred.h>
+#include <kernel/list.h>
+#include <kernel/signal.h>
+#include <kernel/wait.h>
+#include <kernel/resource.h>
+#include <mm/mm.h>
+
+struct mm_struct;
+struct files_struct;
+struct fs_struct;
+struct pt_regs;
+
+#define TASK_COMM_LEN 16
+/* task->exit_state */
+#define EXIT_ZOMBIE 16
+#define EXIT_DEAD 32
+
+/* FXSAVE area: x87 and SSE registers, saved on every switch. */
+struct fpu_state {
+	u8 fxsave[512];
+} __attribute__((aligned(16)));
+
+struct task_struct {
+	volatile long state;	/* TASK_RUNNING, TASK_INTERRUPTIBLE, ... */
+	int exit_state;
+	pid_t pid;
+	pid_t pgid, sid;	/* process group and session */
+	char comm[TASK_COMM_LEN];
+	unsigned long thread_sp;	/* saved kernel rsp while switched out */
+	void *stack;	/* kernel stack, THREAD_SIZE bytes */
+	bool need_resched;
+
+	struct mm_struct *mm;
+	struct files_struct *files;
+	struct fs_struct *fs;
+	struct cred cred;
+	struct rlimit rlim[RLIM_NLIMITS];
+
+	struct task_struct *parent;
+	struct list_head children;	/* my children, through their sibling */
+	struct list_head sibling;
+	struct list_head tasks;	/* all tasks */
+	struct list_head run_list;	/* on the run queue when runnable */
+	wait_queue_head_t wait_chldexit;	/* wait4 sleeps here */
+	int exit_code;	/* wait status word, once a zombie */
+	struct task_struct *vfork_parent;	/* set while a vfork child runs */
+
+	struct signal_state signal;
+	struct fpu_state fpu;
+	unsigned long fs_base;	/* arch_prctl(ARCH_SET_FS): TLS */
+	unsigned long clear_child_tid;
+	u64 utime_ticks, stime_ticks;
+};
+
+/* The user registers saved at the top of t's kernel stack. */
+#define task_pt_regs(t) \
+	((struct pt_regs *)((char *)(t)->stack + THREAD_SIZE) - 1)
+
+struct task_struct *get_current(void);
+#define current get_current()
+
+extern struct task_struct init_task;	/* pid 0: boot, then idle */
+
+void sched_init(void);
+void schedule(void);
+/* Make a sleeping task runnable. */
+void wake_up_process(struct task_struct *t);
+/* Called from the timer tick: account time, maybe ask to reschedule. */
+void scheduler_tick(void);
+struct task_struct *find_task_by_pid(pid_t pid);
+/* A kernel thread running fn(arg); returns its pid or -errno. */
+pid_t kernel_thread(void (*fn)(void *), void *arg, const char *name);
+
+#endif

@@ -1,0 +1,27 @@
+/*
+ * Event counters, shown in /proc/vmstat with Linux's names where Linux has
+ * them. count_vm_event() is cheap: count anything a student might ask about.
+ */
+#ifndef _KERNEL_VMSTAT_H
+#define _KERNEL_VMSTAT_H
+
+enum vm_event_item {
+	PGFAULT,	/* every page fault handled by handle_mm_fault */
+	PGMAJFAULT,	/* faults that had to read from a backing store */
+	PGFAULT_ANON,	/* demand-zero pages */
+	COW_FAULT,	/* copy-on-write copies */
+	MKWRITE,	/* page_mkwrite calls */
+	NR_SYSCALLS_UNKNOWN,	/* ENOSYS returned */
+	NR_FORKS,
+	NR_VM_EVENTS
+};
+
+extern unsigned long vm_events[NR_VM_EVENTS];
+extern const char *const vm_event_names[NR_VM_EVENTS];
+
+static inline void count_vm_event(enum vm_event_item item)
+{
+	__atomic_add_fetch(&vm_events[item], 1, __ATOMIC_RELAXED);
+}
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * Wait queues: sleep until a condition holds. The waker changes the state
+ * the condition reads, then calls wake_up(); the sleeper re-checks the
+ * condition after every wake-up, so spurious wake-ups are harmless.
+ *
+ *	err = wait_event_interruptible(pipe->wait, pipe_has_data(pipe));
+ *	if (err)
+ *		return err;	// -ERESTARTSYS: a signal arrived
+ */
+#ifndef _KERNEL_WAIT_H
+#define _KERNEL_WAIT_H
+
+#include <kernel/list.h>
+#include <kernel/spinlock.h>
+
+struct task_struct;
+
+typedef struct wait_queue_head {
+	spinlock_t lock;
+	struct list_head head;
+} wait_queue_head_t;
+
+struct wait_queue_entry {
+	struct task_struct *task;
+	struct list_head entry;
+};
+
+#define __WAIT_QUEUE_HEAD_INITIALIZER(name) \
+	{ SPIN_LOCK_UNLOCKED, LIST_HEAD_INIT((name).head) }
+#define DECLARE_WAIT_QUEUE_HEAD(name) \
+	wait_queue_head_t name = __WAIT_QUEUE_HEAD_INITIALIZER(name)
+
+void init_waitqueue_head(wait_queue_head_t *wq);
+/* Wake every sleeper on wq. Safe from interrupt handlers. */
+void wake_up(wait_queue_head_t *wq);
+
+/* Building blocks of wait_event*: queue current and set its state. */
+void prepare_to_wait(wait_queue_head_t *wq, struct wait_queue_entry *w,
+		     long state);
+void finish_wait(wait_queue_head_t *wq, struct wait_queue_entry *w);
+bool signal_pending_current(void);
+void schedule(void);
+
+#define TASK_RUNNING 0
+#define TASK_INTERRUPTIBLE 1
+#define TASK_UNINTERRUPTIBLE 2
+
+#define wait_event(wq, cond)                                              \
+	do {                                                              \
+		struct wait_queue_entry __w = { 0 };                              \
+		for (;;) {                                                \
+			prepare_to_wait(&(wq), &__w, TASK_UNINTERRUPTIBLE); \
+			if (cond)                                         \
+				break;                                    \
+			schedule();                                       \
+		}                                                         \
+		finish_wait(&(wq), &__w);                                 \
+	} while (0)
+
+/* 0 when cond became true, -ERESTARTSYS when a signal is pending. */
+#define wait_event_interruptible(wq, cond)                                \
+	({                                                                \
+		struct wait_queue_entry __w = { 0 };                              \
+		int __ret = 0;                                            \
+		for (;;) {                                                \
+			prepare_to_wait(&(wq), &__w, TASK_INTERRUPTIBLE); \
+			if (cond)                                         \
+				break;                                    \
+			if (signal_pending_current()) {                   \
+				__ret = -ERESTARTSYS;                     \
+				break;                                    \
+			}                                                 \
+			schedule();                                       \
+		}                                                         \
+		finish_wait(&(wq), &__w);                                 \
+		__ret;                                                    \
+	})
+
+#endif

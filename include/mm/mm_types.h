@@ -1,0 +1,82 @@
+/*
+ * Address spaces: struct mm_struct (one per process) and its regions,
+ * struct vm_area_struct, sorted by address on mm->mmap. A region says what
+ * may be there and with which rights; the page tables say what is there now.
+ * Page faults fill the gap between the two (mm/memory.c).
+ */
+#ifndef _MM_MM_TYPES_H
+#define _MM_MM_TYPES_H
+
+#include <kernel/list.h>
+#include <mm/pgtable.h>
+
+struct file;
+struct vm_area_struct;
+
+/* vm_flags */
+#define VM_READ 0x1UL
+#define VM_WRITE 0x2UL
+#define VM_EXEC 0x4UL
+#define VM_SHARED 0x8UL
+#define VM_MAYREAD 0x10UL
+#define VM_MAYWRITE 0x20UL
+#define VM_MAYEXEC 0x40UL
+#define VM_MAYSHARE 0x80UL
+#define VM_GROWSDOWN 0x100UL	/* the stack */
+
+/* What a fault handler returns (Linux's VM_FAULT_* codes). */
+#define VM_FAULT_OOM 0x0001
+#define VM_FAULT_SIGBUS 0x0002
+#define VM_FAULT_MAJOR 0x0004
+#define VM_FAULT_SIGSEGV 0x0040
+#define VM_FAULT_NOPAGE 0x0100	/* handler installed the PTE itself */
+#define VM_FAULT_LOCKED 0x0200	/* handler returns the page locked */
+#define VM_FAULT_RETRY 0x0400
+#define VM_FAULT_ERROR (VM_FAULT_OOM | VM_FAULT_SIGBUS | VM_FAULT_SIGSEGV)
+
+#define FAULT_FLAG_WRITE 0x01
+#define FAULT_FLAG_USER 0x02
+#define FAULT_FLAG_INSTRUCTION 0x04
+
+struct vm_fault {
+	struct vm_area_struct *vma;
+	unsigned long address;	/* page aligned */
+	unsigned int flags;	/* FAULT_FLAG_* */
+	unsigned long pgoff;	/* page index in the file */
+	struct page *page;	/* out: the page for ->fault */
+};
+
+struct vm_operations_struct {
+	void (*open)(struct vm_area_struct *vma);
+	void (*close)(struct vm_area_struct *vma);
+	int (*fault)(struct vm_fault *vmf);
+	int (*page_mkwrite)(struct vm_fault *vmf);
+};
+
+struct vm_area_struct {
+	unsigned long vm_start, vm_end;	/* [start, end), page aligned */
+	unsigned long vm_flags;
+	struct mm_struct *vm_mm;
+	struct list_head vm_list;	/* mm->mmap, by address */
+	struct file *vm_file;	/* NULL: anonymous memory */
+	unsigned long vm_pgoff;	/* file offset of vm_start, in pages */
+	const struct vm_operations_struct *vm_ops;
+	struct list_head shared;	/* mapping->i_mmap (file mappings) */
+};
+
+struct mm_struct {
+	pte_t *pgd;
+	struct list_head mmap;	/* VMAs sorted by vm_start */
+	int map_count;
+	int mm_users;
+	unsigned long start_code, end_code, start_data, end_data;
+	unsigned long start_brk, brk, start_stack;
+	unsigned long mmap_base;	/* top of the mmap area; grows down */
+	unsigned long arg_start, arg_end, env_start, env_end;
+};
+
+#define STACK_TOP 0x00007ffffffff000UL
+#define STACK_MAX_SIZE (8UL << 20)	/* RLIMIT_STACK default */
+#define MMAP_BASE (STACK_TOP - STACK_MAX_SIZE - (1UL << 30))
+
+#endif

@@ -1,0 +1,58 @@
+/* Address-space and fault interfaces (mm/mmap.c, mm/memory.c, mm/fault.c). */
+#ifndef _MM_MMAP_H
+#define _MM_MMAP_H
+
+#include <mm/mm_types.h>
+
+#define PROT_READ 0x1
+#define PROT_WRITE 0x2
+#define PROT_EXEC 0x4
+#define MAP_SHARED 0x01
+#define MAP_PRIVATE 0x02
+#define MAP_SHARED_VALIDATE 0x03
+#define MAP_TYPE 0x0f
+#define MAP_FIXED 0x10
+#define MAP_ANONYMOUS 0x20
+#define MAP_GROWSDOWN 0x0100
+#define MAP_DENYWRITE 0x0800
+#define MAP_EXECUTABLE 0x1000
+#define MAP_NORESERVE 0x4000
+#define MAP_POPULATE 0x8000
+#define MAP_FIXED_NOREPLACE 0x100000
+#define MAP_FAILED ((unsigned long)-1)
+
+struct mm_struct *mm_alloc(void);
+/* Drop a user of mm; the last one frees every page and table. */
+void mmput(struct mm_struct *mm);
+/* fork: a copy-on-write duplicate of mm. NULL when out of memory. */
+struct mm_struct *dup_mm(struct mm_struct *old);
+void switch_to_mm(struct mm_struct *mm);
+
+/* The first VMA with vm_end > addr (it may start above addr), or NULL. */
+struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
+/* Insert a new VMA [start, end); the range must be free. */
+struct vm_area_struct *vma_create(struct mm_struct *mm, unsigned long start,
+				  unsigned long end, unsigned long flags);
+/* Unmap [start, start+len): splits VMAs at the edges. 0 or -errno. */
+int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
+unsigned long do_mmap(struct file *file, unsigned long addr,
+		      unsigned long len, unsigned long prot,
+		      unsigned long flags, unsigned long pgoff);
+
+/* Resolve a fault at address in vma: VM_FAULT_* bits, 0 when fixed. */
+int handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
+		    unsigned int flags);
+/* Remove the pages mapped in [start, end) of vma's mm. */
+void zap_page_range(struct vm_area_struct *vma, unsigned long start,
+		    unsigned long end);
+/* fork: share vma's pages with the child's tables, copy-on-write. */
+int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
+		    struct vm_area_struct *vma);
+/* Free the page-table pages of the user half. */
+void free_pgtables(struct mm_struct *mm);
+/* The PTE protection bits for a VMA's flags (write bit as given). */
+pte_t vm_page_prot(unsigned long vm_flags);
+void flush_tlb_range(unsigned long start, unsigned long end);
+void flush_tlb_all(void);
+
+#endif

@@ -1,0 +1,383 @@
+/*
+ * kernel/exec.c: execve() of a static ELF64 program.
+ *
+ * The point of no return is in the middle. Before it, everything that can
+ * fail: copy argv and envp into the kernel, open and check the file, build
+ * the new address space (segments read into fresh pages, the stack with
+ * arguments and auxiliary vector) while the old one is still in use. After
+ * it: switch to the new mm, drop the old, reset signal handlers, close
+ * close-on-exec files, and point the saved user registers at the entry.
+ */
+#include <kernel/sched.h>
+#include <kernel/errno.h>
+#include <kernel/printk.h>
+#include <kernel/string.h>
+#include <kernel/syscalls.h>
+#include <kernel/task_fs.h>
+#include <kernel/uaccess.h>
+#include <kernel/elf.h>
+#include <mm/gfp.h>
+#include <mm/mmap.h>
+#include <mm/slab.h>
+#include <asm/desc.h>
+#include <asm/processor.h>
+
+#define MAX_ARG_BYTES (128 * 1024)
+#define MAX_ARG_COUNT 4096
+
+void mm_release_vfork(struct task_struct *t);
+void fpu_init_task(struct task_struct *t);
+
+#define PATH_MAX_LEN 4096
+
+struct linux_binprm {
+	bool kernel_args;	/* argv/envp are kernel pointers (init) */
+	char *buf;	/* argv then envp strings, NUL-separated */
+	size_t len;
+	int argc, envc;
+	const char *filename;
+	struct file *file;
+	Elf64_Ehdr eh;
+	Elf64_Phdr *phdrs;
+	struct mm_struct *mm;
+	unsigned long entry, phdr_addr, sp;
+};
+
+/* Append the user's string vector to bprm->buf; count or -errno. */
+static int copy_strings(struct linux_binprm *bprm,
+			const char __user *const __user *argv)
+{
+	int n;
+
+	for (n = 0; argv; n++) {
+		const char __user *p;
+		long len;
+
+		if (bprm->kernel_args)
+			p = ((const char *const *)argv)[n];
+		else if (get_user(p, argv + n))
+			return -EFAULT;
+		if (!p)
+			break;
+		if (n >= MAX_ARG_COUNT)
+			return -E2BIG;
+		if (bprm->kernel_args)
+			len = strlcpy(bprm->buf + bprm->len, (const char *)p,
+				      MAX_ARG_BYTES - bprm->len);
+		else
+			len = strncpy_from_user(bprm->buf + bprm->len, p,
+						MAX_ARG_BYTES - bprm->len);
+		if (len < 0)
+			return len;
+		if (bprm->len + len >= MAX_ARG_BYTES)
+			return -E2BIG;
+		bprm->len += len + 1;
+	}
+	return n;
+}
+
+static int check_elf(struct linux_binprm *bprm)
+{
+	Elf64_Ehdr *eh = &bprm->eh;
+	loff_t pos = 0;
+	size_t size;
+
+	if (kernel_read(bprm->file, eh, sizeof(*eh), &pos) != sizeof(*eh) ||
+	    memcmp(eh->e_ident, ELFMAG, 4))
+		return -ENOEXEC;
+	if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_machine != EM_X86_64 ||
+	    (eh->e_type != ET_EXEC && eh->e_type != ET_DYN) ||
+	    eh->e_phentsize != sizeof(Elf64_Phdr) || !eh->e_phnum ||
+	    eh->e_phnum > 64)
+		return -ENOEXEC;
+	size = eh->e_phnum * sizeof(Elf64_Phdr);
+	bprm->phdrs = kmalloc(size, GFP_KERNEL);
+	if (!bprm->phdrs)
+		return -ENOMEM;
+	pos = eh->e_phoff;
+	if (kernel_read(bprm->file, bprm->phdrs, size, &pos) != (ssize_t)size)
+		return -ENOEXEC;
+	for (int i = 0; i < eh->e_phnum; i++)
+		if (bprm->phdrs[i].p_type == PT_INTERP)
+			return -ENOEXEC;	/* dynamic: not supported */
+	return 0;
+}
+
+/* Get the page at user address a in mm, allocating a zeroed one. */
+static void *mm_page(struct mm_struct *mm, struct vm_area_struct *vma,
+		     unsigned long a)
+{
+	pte_t *pte = lookup_pte(mm->pgd, a & PAGE_MASK, true);
+	struct page *page;
+
+	if (!pte)
+		return NULL;
+	if (!(*pte & _PAGE_PRESENT)) {
+		page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!page)
+			return NULL;
+		page->_mapcount++;
+		*pte = page_to_phys(page) | vm_page_prot(vma->vm_flags);
+	}
+	return phys_to_virt(*pte & PTE_ADDR_MASK);
+}
+
+/* Read a PT_LOAD segment's file bytes into its pages; the rest is zero. */
+static int load_segment(struct linux_binprm *bprm, Elf64_Phdr *ph,
+			unsigned long bias)
+{
+	unsigned long start = ph->p_vaddr + bias, flags = VM_MAYREAD |
+		VM_MAYWRITE | VM_MAYEXEC;
+	unsigned long vstart = start & PAGE_MASK;
+	unsigned long vend = PAGE_ALIGN(start + ph->p_memsz);
+	struct vm_area_struct *vma;
+
+	if (ph->p_filesz > ph->p_memsz || vend > TASK_SIZE || vend < vstart)
+		return -ENOEXEC;
+	flags |= (ph->p_flags & PF_R ? VM_READ : 0) |
+		 (ph->p_flags & PF_W ? VM_WRITE : 0) |
+		 (ph->p_flags & PF_X ? VM_EXEC : 0);
+	vma = find_vma(bprm->mm, vstart);
+	if (vma && vma->vm_start < vend)
+		return -ENOEXEC;	/* overlapping segments */
+	vma = vma_create(bprm->mm, vstart, vend, flags);
+	if (!vma)
+		return -ENOMEM;
+	for (unsigned long done = 0; done < ph->p_filesz;) {
+		unsigned long a = start + done, off = a & ~PAGE_MASK;
+		size_t n = min(PAGE_SIZE - off, ph->p_filesz - done);
+		char *page = mm_page(bprm->mm, vma, a);
+		loff_t pos = ph->p_offset + done;
+
+		if (!page)
+			return -ENOMEM;
+		if (kernel_read(bprm->file, page + off, n, &pos) != (ssize_t)n)
+			return -EIO;
+		done += n;
+	}
+	return 0;
+}
+
+static int load_elf_segments(struct linux_binprm *bprm)
+{
+	unsigned long bias = bprm->eh.e_type == ET_DYN ? 0x400000 : 0;
+	unsigned long brk = 0;
+	int err;
+
+	for (int i = 0; i < bprm->eh.e_phnum; i++) {
+		Elf64_Phdr *ph = &bprm->phdrs[i];
+
+		if (ph->p_type == PT_PHDR)
+			bprm->phdr_addr = ph->p_vaddr + bias;
+		if (ph->p_type != PT_LOAD)
+			continue;
+		err = load_segment(bprm, ph, bias);
+		if (err)
+			return err;
+		if (!bprm->phdr_addr && ph->p_offset == 0)
+			bprm->phdr_addr = ph->p_vaddr + bias + bprm->eh.e_phoff;
+		brk = max(brk, ph->p_vaddr + bias + ph->p_memsz);
+	}
+	bprm->mm->start_brk = bprm->mm->brk = PAGE_ALIGN(brk);
+	bprm->entry = bprm->eh.e_entry + bias;
+	return 0;
+}
+
+/* Write to the new stack through its pages (the new mm is not live yet). */
+static int stack_write(struct linux_binprm *bprm, struct vm_area_struct *vma,
+		       unsigned long addr, const void *src, size_t len)
+{
+	while (len) {
+		size_t off = addr & ~PAGE_MASK, n = min(PAGE_SIZE - off, len);
+		char *page = mm_page(bprm->mm, vma, addr);
+
+		if (!page)
+			return -ENOMEM;
+		memcpy(page + off, src, n);
+		addr += n;
+		src = (const char *)src + n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int push(struct linux_binprm *bprm, struct vm_area_struct *vma,
+		unsigned long *sp, const void *src, size_t len)
+{
+	*sp -= len;
+	return stack_write(bprm, vma, *sp, src, len);
+}
+
+/*
+ * The initial stack, top down: 16 random bytes, the strings, then at a
+ * 16-byte aligned rsp: argc, argv[], NULL, envp[], NULL, auxv pairs.
+ */
+static int setup_stack(struct linux_binprm *bprm)
+{
+	unsigned long sp = STACK_TOP, strings, random, *vec;
+	int n = bprm->argc + bprm->envc, nv = 0, err;
+	struct vm_area_struct *vma;
+	unsigned long aux[] = {
+		AT_PHDR, bprm->phdr_addr, AT_PHENT, sizeof(Elf64_Phdr),
+		AT_PHNUM, bprm->eh.e_phnum, AT_PAGESZ, PAGE_SIZE,
+		AT_ENTRY, bprm->entry, AT_UID, current->cred.uid,
+		AT_EUID, current->cred.euid, AT_GID, current->cred.gid,
+		AT_EGID, current->cred.egid, AT_SECURE, 0, AT_CLKTCK, 100,
+		AT_RANDOM, 0, AT_EXECFN, 0, AT_NULL, 0,
+	};
+	size_t vbytes = (1 + n + 2) * 8 + sizeof(aux);
+	u64 rnd[2] = { rdtsc(), rdtsc() * 0x9e3779b97f4a7c15UL };
+	char *cursor = bprm->buf;
+
+	vma = vma_create(bprm->mm, STACK_TOP - 32 * PAGE_SIZE, STACK_TOP,
+			 VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE |
+				 VM_GROWSDOWN);
+	if (!vma)
+		return -ENOMEM;
+	if ((err = push(bprm, vma, &sp, rnd, sizeof(rnd))))
+		return err;
+	random = sp;
+	if ((err = push(bprm, vma, &sp, bprm->buf, bprm->len)))
+		return err;
+	strings = sp;
+	vec = kmalloc(vbytes, GFP_KERNEL);
+	if (!vec)
+		return -ENOMEM;
+	vec[nv++] = bprm->argc;
+	for (int list = 0; list < 2; list++) {	/* argv, then envp */
+		int count = list ? bprm->envc : bprm->argc;
+
+		for (int i = 0; i < count; i++) {
+			vec[nv++] = strings + (cursor - bprm->buf);
+			cursor += strlen(cursor) + 1;
+		}
+		vec[nv++] = 0;
+	}
+	aux[23] = random;
+	aux[25] = strings;	/* argv[0] stands in for the exec'd path */
+	memcpy(&vec[nv], aux, sizeof(aux));
+	nv += ARRAY_SIZE(aux);
+	sp = ALIGN_DOWN(sp - nv * 8, 16);
+	err = stack_write(bprm, vma, sp, vec, nv * 8);
+	kfree(vec);
+	bprm->mm->start_stack = sp;
+	bprm->sp = sp;
+	return err;
+}
+
+/* After the point of no return: nothing here may fail. */
+static void commit_exec(struct linux_binprm *bprm, struct pt_regs *regs)
+{
+	struct task_struct *t = current;
+	struct mm_struct *old = t->mm;
+	const char *name = bprm->filename;
+
+	for (const char *p = name; *p; p++)	/* basename */
+		if (*p == '/' && p[1])
+			name = p + 1;
+
+	t->mm = bprm->mm;
+	bprm->mm = NULL;
+	switch_to_mm(t->mm);
+	if (old)
+		mmput(old);
+	mm_release_vfork(t);
+	strlcpy(t->comm, name, sizeof(t->comm));
+	for (int i = 0; i < _NSIG; i++) {
+		struct k_sigaction *ka = &t->signal.action[i];
+
+		if (ka->handler != SIG_IGN)
+			memset(ka, 0, sizeof(*ka));
+	}
+	if (t->files)
+		do_close_on_exec(t->files);
+	t->fs_base = 0;
+	fpu_init_task(t);
+	__asm__ volatile("fxrstor %0" : : "m"(t->fpu));
+	memset(regs, 0, sizeof(*regs));
+	regs->rip = bprm->entry;
+	regs->rsp = bprm->sp;
+	regs->cs = __USER_CS;
+	regs->ss = __USER_DS;
+	regs->rflags = X86_EFLAGS_IF;
+}
+
+static void free_bprm(struct linux_binprm *bprm)
+{
+	if (bprm->mm)
+		mmput(bprm->mm);
+	if (bprm->file && !IS_ERR(bprm->file))
+		fput(bprm->file);
+	kfree(bprm->phdrs);
+	free_pages((unsigned long)bprm->buf, 5);
+}
+
+/* filename is a kernel string; argv/envp are user vectors (may be NULL). */
+static int __do_execve(struct linux_binprm *bprm_in,
+		       const char __user *const __user *argv,
+		       const char __user *const __user *envp,
+		       struct pt_regs *regs)
+{
+	struct linux_binprm bprm = *bprm_in;
+	int err;
+
+	bprm.buf = (char *)__get_free_pages(GFP_KERNEL, 5);	/* 128 KiB */
+	if (!bprm.buf)
+		return -ENOMEM;
+	err = bprm.argc = copy_strings(&bprm, argv);
+	if (err >= 0)
+		err = bprm.envc = copy_strings(&bprm, envp);
+	if (err < 0)
+		goto out;
+	bprm.file = open_exec(bprm.filename);
+	err = IS_ERR(bprm.file) ? PTR_ERR(bprm.file) : check_elf(&bprm);
+	if (err)
+		goto out;
+	bprm.mm = mm_alloc();
+	err = bprm.mm ? load_elf_segments(&bprm) : -ENOMEM;
+	if (!err)
+		err = setup_stack(&bprm);
+	if (!err)
+		commit_exec(&bprm, regs);	/* the point of no return */
+out:
+	free_bprm(&bprm);
+	return err;
+}
+
+int do_execve(const char *filename, const char __user *const __user *argv,
+	      const char __user *const __user *envp, struct pt_regs *regs)
+{
+	struct linux_binprm bprm = { .filename = filename };
+
+	return __do_execve(&bprm, argv, envp, regs);
+}
+
+/* For kernel_init: argv and envp in kernel memory. */
+int do_execve_kernel(const char *filename, const char *const *argv,
+		     const char *const *envp)
+{
+	struct linux_binprm bprm = { .filename = filename,
+				     .kernel_args = true };
+
+	return __do_execve(&bprm, (const char __user *const __user *)argv,
+			   (const char __user *const __user *)envp,
+			   task_pt_regs(current));
+}
+
+SYSCALL_DEFINE3(execve, const char __user *, path,
+		const char __user *const __user *, argv,
+		const char __user *const __user *, envp)
+{
+	char *name = kmalloc(PATH_MAX_LEN, GFP_KERNEL);
+	long len, err;
+
+	if (!name)
+		return -ENOMEM;
+	len = strncpy_from_user(name, path, PATH_MAX_LEN);
+	if (len < 0 || len == PATH_MAX_LEN)
+		err = len < 0 ? len : -ENAMETOOLONG;
+	else
+		err = do_execve(name, argv, envp, task_pt_regs(current));
+	kfree(name);
+	return err;
+}

@@ -1,0 +1,48 @@
+/*
+ * kernel/locking/mutex.c: sleeping locks. A waiter sleeps on m->wait until
+ * the holder's unlock wakes it, then competes again for the lock.
+ */
+#include <kernel/mutex.h>
+#include <kernel/sched.h>
+#include <kernel/panic.h>
+#include <kernel/errno.h>
+
+void mutex_init(struct mutex *m)
+{
+	m->locked = 0;
+	m->owner = NULL;
+	init_waitqueue_head(&m->wait);
+}
+
+bool mutex_trylock(struct mutex *m)
+{
+	if (__atomic_exchange_n(&m->locked, 1, __ATOMIC_ACQUIRE))
+		return false;
+	m->owner = current;
+	return true;
+}
+
+void mutex_lock(struct mutex *m)
+{
+	if (m->owner == current && m->locked)
+		panic("mutex_lock: recursive locking by pid %d", current->pid);
+	wait_event(m->wait, mutex_trylock(m));
+}
+
+int mutex_lock_interruptible(struct mutex *m)
+{
+	return wait_event_interruptible(m->wait, mutex_trylock(m)) ? -EINTR : 0;
+}
+
+void mutex_unlock(struct mutex *m)
+{
+	BUG_ON(!m->locked);
+	m->owner = NULL;
+	__atomic_store_n(&m->locked, 0, __ATOMIC_RELEASE);
+	wake_up(&m->wait);
+}
+
+bool mutex_is_locked(struct mutex *m)
+{
+	return m->locked;
+}

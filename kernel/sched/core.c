@@ -1,0 +1,219 @@
+/*
+ * kernel/sched/core.c: choosing who runs.
+ *
+ * Round robin: runnable tasks wait on run_queue in FIFO order; the timer
+ * tick gives each a slice of one tick before need_resched is set. The idle
+ * task (init_task, pid 0) runs only when the queue is empty and halts until
+ * the next interrupt. The kernel is not preemptible: need_resched is acted
+ * on when a task returns to user mode (exit_to_user_mode) or sleeps.
+ *
+ * Locking: rq_lock with interrupts off guards run_queue and task states,
+ * since interrupt handlers wake tasks.
+ */
+#include <kernel/sched.h>
+#include <kernel/percpu.h>
+#include <kernel/panic.h>
+#include <kernel/printk.h>
+#include <kernel/string.h>
+#include <asm/desc.h>
+#include <asm/processor.h>
+#include <mm/mm.h>
+#include <mm/mm_types.h>
+
+extern char boot_stack[];
+void __switch_to_asm(unsigned long *prev_sp, unsigned long next_sp);
+void release_task_stack(struct task_struct *t);
+void schedule_tail_locked(void);
+void schedule_tail(void);
+__noreturn void schedule_dead(void);
+__noreturn void cpu_idle(void);
+void fpu_init_task(struct task_struct *t);
+
+struct task_struct init_task = {
+	.state = TASK_RUNNING,
+	.pid = 0,
+	.comm = "swapper",
+	.stack = boot_stack,
+	.children = LIST_HEAD_INIT(init_task.children),
+	.sibling = LIST_HEAD_INIT(init_task.sibling),
+	.tasks = LIST_HEAD_INIT(init_task.tasks),
+	.run_list = LIST_HEAD_INIT(init_task.run_list),
+};
+
+struct percpu boot_cpu = { .self = &boot_cpu, .current_task = &init_task };
+
+static LIST_HEAD(run_queue);
+static DEFINE_SPINLOCK(rq_lock);
+static struct fpu_state fpu_init_state;
+static struct task_struct *dead_task;	/* freed once we are off its stack */
+
+struct task_struct *get_current(void)
+{
+	struct task_struct *t;
+
+	__asm__("movq %%gs:%c1, %0" : "=r"(t) : "i"(PERCPU_CURRENT));
+	return t;
+}
+
+/* Enable SSE for user programs and record a clean FPU state for new ones. */
+static void fpu_init(void)
+{
+	unsigned long cr0;
+
+	__asm__ volatile("mov %%cr0, %0" : "=r"(cr0));
+	cr0 &= ~(1UL << 2);	/* EM: no emulation */
+	cr0 |= 1UL << 1;	/* MP */
+	__asm__ volatile("mov %0, %%cr0" : : "r"(cr0));
+	write_cr4(read_cr4() | X86_CR4_OSFXSR | (1UL << 10)); /* OSXMMEXCPT */
+	__asm__ volatile("fninit; fxsave %0" : "=m"(fpu_init_state));
+	init_task.fpu = fpu_init_state;
+}
+
+void fpu_init_task(struct task_struct *t)
+{
+	t->fpu = fpu_init_state;
+}
+
+void percpu_init(void)
+{
+	wrmsr(MSR_GS_BASE, (unsigned long)&boot_cpu);
+	wrmsr(MSR_KERNEL_GS_BASE, 0);
+}
+
+void sched_init(void)
+{
+	for (int i = 0; i < RLIM_NLIMITS; i++)
+		init_task.rlim[i] = (struct rlimit){ RLIM_INFINITY,
+						     RLIM_INFINITY };
+	init_task.rlim[RLIMIT_STACK].rlim_cur = STACK_MAX_SIZE;
+	init_task.rlim[RLIMIT_NOFILE] = (struct rlimit){ 1024, 4096 };
+	init_waitqueue_head(&init_task.wait_chldexit);
+	fpu_init();
+	boot_cpu.kernel_sp = (unsigned long)boot_stack + THREAD_SIZE;
+}
+
+/* Called with rq_lock held. */
+static void enqueue(struct task_struct *t)
+{
+	if (list_empty(&t->run_list))
+		list_add_tail(&t->run_list, &run_queue);
+}
+
+void wake_up_process(struct task_struct *t)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&rq_lock, flags);
+	if (t->state != TASK_RUNNING || t == &init_task) {
+		if (t->state == TASK_INTERRUPTIBLE ||
+		    t->state == TASK_UNINTERRUPTIBLE)
+			t->state = TASK_RUNNING;
+	}
+	if (t->state == TASK_RUNNING && t != &init_task && t != current)
+		enqueue(t);
+	spin_unlock_irqrestore(&rq_lock, flags);
+}
+
+static struct task_struct *pick_next_task(void)
+{
+	struct task_struct *next;
+
+	if (list_empty(&run_queue))
+		return &init_task;
+	next = list_first_entry(&run_queue, struct task_struct, run_list);
+	list_del_init(&next->run_list);
+	return next;
+}
+
+static void switch_fpu_and_stack(struct task_struct *prev,
+				 struct task_struct *next)
+{
+	__asm__ volatile("fxsave %0" : "=m"(prev->fpu));
+	__asm__ volatile("fxrstor %0" : : "m"(next->fpu));
+	boot_cpu.kernel_sp = (unsigned long)next->stack + THREAD_SIZE;
+	cpu_tss.rsp0 = boot_cpu.kernel_sp;
+	wrmsr(MSR_FS_BASE, next->fs_base);
+}
+
+void switch_mm(struct task_struct *prev, struct task_struct *next);
+
+/*
+ * Give up the CPU. A task that is still TASK_RUNNING goes to the back of
+ * the queue; one that set itself to sleep stays off it until woken.
+ */
+void schedule(void)
+{
+	struct task_struct *prev = current, *next;
+	unsigned long flags;
+
+	spin_lock_irqsave(&rq_lock, flags);
+	prev->need_resched = false;
+	if (prev->state == TASK_RUNNING && prev != &init_task)
+		enqueue(prev);
+	next = pick_next_task();
+	if (next == prev) {
+		spin_unlock_irqrestore(&rq_lock, flags);
+		return;
+	}
+	switch_mm(prev, next);
+	switch_fpu_and_stack(prev, next);
+	boot_cpu.current_task = next;
+	__switch_to_asm(&prev->thread_sp, next->thread_sp);
+	/* Back on prev's stack, some time later. */
+	schedule_tail_locked();
+	spin_unlock_irqrestore(&rq_lock, flags);
+}
+
+/* After a switch, with rq_lock held: free a task that exited. */
+void schedule_tail_locked(void)
+{
+	struct task_struct *dead = dead_task;
+
+	dead_task = NULL;
+	if (dead)
+		release_task_stack(dead);
+}
+
+/* First code a new task runs (from ret_from_fork). */
+void schedule_tail(void)
+{
+	schedule_tail_locked();
+	spin_unlock(&rq_lock);
+	local_irq_enable();
+}
+
+/* The exiting task's last act: it never runs again. */
+__noreturn void schedule_dead(void)
+{
+	local_irq_disable();
+	/* A zombie's task_struct stays for wait4; a self-reaped one goes. */
+	if (current->exit_state == EXIT_DEAD)
+		dead_task = current;
+	current->state = TASK_UNINTERRUPTIBLE;	/* never woken */
+	schedule();
+	panic("a dead task was scheduled");
+}
+
+void scheduler_tick(void)
+{
+	struct task_struct *t = current;
+
+	t->utime_ticks++;
+	if (!list_empty(&run_queue) || t == &init_task)
+		t->need_resched = true;
+}
+
+/* pid 0: run whatever is runnable, else halt until an interrupt. */
+__noreturn void cpu_idle(void)
+{
+	for (;;) {
+		local_irq_disable();
+		if (list_empty(&run_queue)) {
+			/* sti; hlt is atomic: no wake-up slips in between */
+			__asm__ volatile("sti; hlt" ::: "memory");
+			continue;
+		}
+		local_irq_enable();
+		schedule();
+	}
+}

@@ -1,0 +1,476 @@
+/*
+ * kernel/signal.c: sending, blocking and delivering signals.
+ *
+ * Sending marks the signal pending (one instance each; its siginfo kept)
+ * and wakes the target if it sleeps interruptibly. Delivery happens on the
+ * way back to user mode (exit_to_user_mode): the lowest pending unblocked
+ * signal is taken; its action is the default (terminate or ignore) or a
+ * handler, for which we build Linux's x86-64 rt_sigframe on the user stack:
+ *
+ *	 higher addresses
+ *	  [ 128-byte red zone of the interrupted code, untouched ]
+ *	  [ FXSAVE area, 512 bytes, 64-byte aligned ]   <- uc.mcontext.fpstate
+ *	  [ siginfo_t info ]
+ *	  [ ucontext_t uc: flags, link, stack, mcontext (registers), mask ]
+ *	  [ return address = sa_restorer (musl: calls rt_sigreturn) ]  <- rsp
+ *
+ * rt_sigreturn reads the registers, mask and FPU state back from there.
+ */
+#include <kernel/signal.h>
+#include <kernel/errno.h>
+#include <kernel/printk.h>
+#include <kernel/sched.h>
+#include <kernel/string.h>
+#include <kernel/syscalls.h>
+#include <kernel/uaccess.h>
+#include <asm/desc.h>
+
+__noreturn void do_exit(long code);
+void do_group_exit_signal(int sig) __attribute__((noreturn));
+
+#define UNBLOCKABLE (sigmask(SIGKILL) | sigmask(SIGSTOP))
+#define VECTOR_SYSCALL 256
+
+struct sigcontext {
+	u64 r8, r9, r10, r11, r12, r13, r14, r15;
+	u64 rdi, rsi, rbp, rbx, rdx, rax, rcx, rsp, rip, eflags;
+	u16 cs, gs, fs, ss;
+	u64 err, trapno, oldmask, cr2;
+	u64 fpstate;
+	u64 reserved1[8];
+};
+
+struct ucontext {
+	unsigned long uc_flags;
+	unsigned long uc_link;
+	struct {
+		unsigned long ss_sp;
+		int ss_flags, pad;
+		unsigned long ss_size;
+	} uc_stack;
+	struct sigcontext uc_mcontext;
+	sigset_t uc_sigmask;
+};
+
+struct rt_sigframe {
+	unsigned long pretcode;
+	struct ucontext uc;
+	siginfo_t info;
+};
+
+bool signal_pending(struct task_struct *t)
+{
+	return t->signal.pending & ~t->signal.blocked;
+}
+
+static bool sig_default_ignored(int sig)
+{
+	return sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH ||
+	       sig == SIGCONT;
+}
+
+/* Would the target throw sig away on arrival? Then don't queue it. */
+static bool sig_ignored(struct task_struct *t, int sig)
+{
+	void *h = t->signal.action[sig - 1].handler;
+
+	if (t->signal.blocked & sigmask(sig))
+		return false;
+	return h == SIG_IGN || (h == SIG_DFL && sig_default_ignored(sig));
+}
+
+int send_sig_info(int sig, const siginfo_t *info, struct task_struct *t)
+{
+	siginfo_t *slot;
+
+	if (sig < 1 || sig > _NSIG)
+		return -EINVAL;
+	if (t->exit_state || sig_ignored(t, sig))
+		return 0;
+	slot = &t->signal.info[sig - 1];
+	if (!(t->signal.pending & sigmask(sig))) {
+		if (info) {
+			*slot = *info;
+		} else {
+			memset(slot, 0, sizeof(*slot));
+			slot->si_signo = sig;
+			slot->si_code = SI_KERNEL;
+		}
+		t->signal.pending |= sigmask(sig);
+	}
+	if (signal_pending(t) && t->state == TASK_INTERRUPTIBLE)
+		wake_up_process(t);
+	return 0;
+}
+
+void force_sig_fault(int sig, int code, unsigned long addr)
+{
+	struct task_struct *t = current;
+	struct k_sigaction *ka = &t->signal.action[sig - 1];
+	siginfo_t info = { .si_signo = sig, .si_code = code };
+
+	info.fault.addr = addr;
+	/* Blocked or ignored, the fault would only recur: take it anyway. */
+	if ((t->signal.blocked & sigmask(sig)) || ka->handler == SIG_IGN) {
+		t->signal.blocked &= ~sigmask(sig);
+		ka->handler = SIG_DFL;
+	}
+	t->signal.pending &= ~sigmask(sig);	/* this instance wins */
+	send_sig_info(sig, &info, t);
+}
+
+static int dequeue_signal(struct task_struct *t, siginfo_t *info)
+{
+	sigset_t ready = t->signal.pending & ~t->signal.blocked;
+	int sig;
+
+	if (!ready)
+		return 0;
+	sig = __builtin_ctzl(ready) + 1;
+	t->signal.pending &= ~sigmask(sig);
+	*info = t->signal.info[sig - 1];
+	return sig;
+}
+
+static void save_sigcontext(struct sigcontext *sc, const struct pt_regs *r)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->r8 = r->r8, sc->r9 = r->r9, sc->r10 = r->r10, sc->r11 = r->r11;
+	sc->r12 = r->r12, sc->r13 = r->r13, sc->r14 = r->r14;
+	sc->r15 = r->r15, sc->rdi = r->rdi, sc->rsi = r->rsi;
+	sc->rbp = r->rbp, sc->rbx = r->rbx, sc->rdx = r->rdx;
+	sc->rax = r->rax, sc->rcx = r->rcx, sc->rsp = r->rsp;
+	sc->rip = r->rip, sc->eflags = r->rflags, sc->cs = r->cs;
+	sc->ss = r->ss;
+	sc->trapno = r->vector < 32 ? r->vector : 0;
+	sc->err = r->vector < 32 ? r->error_code : 0;
+}
+
+/* Build the frame and point the registers at the handler. */
+static int setup_rt_frame(int sig, struct k_sigaction *ka, siginfo_t *info,
+			  struct pt_regs *regs)
+{
+	struct task_struct *t = current;
+	unsigned long sp = regs->rsp - 128, fp, frame_addr;
+	struct rt_sigframe frame;
+
+	if (!(ka->flags & SA_RESTORER))
+		return -EFAULT;	/* no way back from the handler */
+	fp = (sp - sizeof(t->fpu)) & ~63UL;
+	frame_addr = ((fp - sizeof(frame)) & ~15UL) - 8;
+	memset(&frame, 0, sizeof(frame));
+	frame.pretcode = (unsigned long)ka->restorer;
+	save_sigcontext(&frame.uc.uc_mcontext, regs);
+	frame.uc.uc_mcontext.fpstate = fp;
+	frame.uc.uc_mcontext.oldmask = t->signal.blocked;
+	frame.uc.uc_mcontext.cr2 = info->fault.addr;
+	frame.uc.uc_sigmask = t->signal.restore_saved_mask ?
+				      t->signal.saved_mask : t->signal.blocked;
+	frame.info = *info;
+	__asm__ volatile("fxsave %0" : "=m"(t->fpu));
+	if (copy_to_user((void __user *)fp, &t->fpu, sizeof(t->fpu)) ||
+	    copy_to_user((void __user *)frame_addr, &frame, sizeof(frame)))
+		return -EFAULT;
+	t->signal.restore_saved_mask = false;
+	regs->rdi = sig;
+	regs->rsi = frame_addr + offsetof(struct rt_sigframe, info);
+	regs->rdx = frame_addr + offsetof(struct rt_sigframe, uc);
+	regs->rax = 0;
+	regs->rsp = frame_addr;
+	regs->rip = (unsigned long)ka->handler;
+	regs->rflags &= ~(1UL << 10 | 1UL << 8);	/* DF, TF */
+	return 0;
+}
+
+/* A syscall interrupted by a signal: restart it, or fail it with EINTR. */
+static void handle_restart(struct pt_regs *regs, struct k_sigaction *ka)
+{
+	long ret = regs->rax;
+
+	if (regs->vector != VECTOR_SYSCALL)
+		return;
+	if (ret == -ERESTARTNOINTR ||
+	    ((ret == -ERESTARTSYS || ret == -ERESTARTNOHAND) && !ka) ||
+	    (ret == -ERESTARTSYS && (ka->flags & SA_RESTART))) {
+		regs->rax = regs->error_code;	/* the syscall number */
+		regs->rip -= 2;	/* back onto the syscall instruction */
+	} else if (ret == -ERESTARTSYS || ret == -ERESTARTNOHAND) {
+		regs->rax = -EINTR;
+	}
+	regs->vector = 0;	/* decided: don't look at it again */
+}
+
+static bool sig_kernel_coredump(int sig)
+{
+	return sig == SIGQUIT || sig == SIGILL || sig == SIGTRAP ||
+	       sig == SIGABRT || sig == SIGFPE || sig == SIGSEGV ||
+	       sig == SIGBUS || sig == SIGSYS || sig == SIGXCPU ||
+	       sig == SIGXFSZ;
+}
+
+static void deliver(int sig, siginfo_t *info, struct pt_regs *regs)
+{
+	struct task_struct *t = current;
+	struct k_sigaction *ka = &t->signal.action[sig - 1];
+
+	if (ka->handler == SIG_IGN) {
+		handle_restart(regs, NULL);
+		return;
+	}
+	if (ka->handler == SIG_DFL) {
+		if (sig_default_ignored(sig) || sig == SIGSTOP ||
+		    sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
+			handle_restart(regs, NULL);
+			return;	/* job control stops are not implemented */
+		}
+		if (sig_kernel_coredump(sig) && sig != SIGQUIT)
+			pr_info("%s[%d]: killed by signal %d at ip %lx\n",
+				t->comm, t->pid, sig, regs->rip);
+		do_exit(sig);	/* wait status: the signal, no core */
+	}
+	handle_restart(regs, ka);
+	if (setup_rt_frame(sig, ka, info, regs)) {
+		force_sig_fault(SIGSEGV, SI_KERNEL, 0);
+		return;
+	}
+	t->signal.blocked |= ka->mask;
+	if (!(ka->flags & SA_NODEFER))
+		t->signal.blocked |= sigmask(sig);
+	t->signal.blocked &= ~UNBLOCKABLE;
+	if (ka->flags & SA_RESETHAND)
+		ka->handler = SIG_DFL;
+}
+
+static void do_signal(struct pt_regs *regs)
+{
+	siginfo_t info;
+	int sig = dequeue_signal(current, &info);
+
+	if (sig) {
+		deliver(sig, &info, regs);
+		return;
+	}
+	handle_restart(regs, NULL);	/* nothing to deliver: restart */
+	if (current->signal.restore_saved_mask) {
+		current->signal.blocked = current->signal.saved_mask;
+		current->signal.restore_saved_mask = false;
+	}
+}
+
+/* Last stop before user mode: reschedule and deliver signals. */
+void exit_to_user_mode(struct pt_regs *regs)
+{
+	for (;;) {
+		local_irq_disable();
+		if (current->need_resched) {
+			local_irq_enable();
+			schedule();
+			continue;
+		}
+		if (signal_pending(current)) {
+			local_irq_enable();
+			do_signal(regs);
+			continue;
+		}
+		if (regs->vector == VECTOR_SYSCALL &&
+		    IS_ERR_VALUE(regs->rax) && (long)regs->rax <= -ERESTARTSYS &&
+		    (long)regs->rax >= -ERESTARTNOHAND) {
+			handle_restart(regs, NULL);	/* no signal came */
+			continue;
+		}
+		return;	/* with interrupts off, into iretq */
+	}
+}
+
+SYSCALL_DEFINE4(rt_sigaction, int, sig, const struct k_sigaction __user *, act,
+		struct k_sigaction __user *, oact, size_t, sigsetsize)
+{
+	struct k_sigaction *ka, new;
+
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (sig < 1 || sig > _NSIG)
+		return -EINVAL;
+	ka = &current->signal.action[sig - 1];
+	if (act && copy_from_user(&new, act, sizeof(new)))
+		return -EFAULT;
+	if (act && (sig == SIGKILL || sig == SIGSTOP))
+		return -EINVAL;
+	if (oact && copy_to_user(oact, ka, sizeof(*ka)))
+		return -EFAULT;
+	if (act) {
+		new.mask &= ~UNBLOCKABLE;
+		*ka = new;
+		/* Setting SIG_IGN discards a pending instance (POSIX). */
+		if (sig_ignored(current, sig))
+			current->signal.pending &= ~sigmask(sig);
+	}
+	return 0;
+}
+
+SYSCALL_DEFINE4(rt_sigprocmask, int, how, const sigset_t __user *, set,
+		sigset_t __user *, oset, size_t, sigsetsize)
+{
+	sigset_t *blocked = &current->signal.blocked, new, old = *blocked;
+
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (set) {
+		if (copy_from_user(&new, set, sizeof(new)))
+			return -EFAULT;
+		if (how == SIG_BLOCK)
+			new |= old;
+		else if (how == SIG_UNBLOCK)
+			new = old & ~new;
+		else if (how != SIG_SETMASK)
+			return -EINVAL;
+		*blocked = new & ~UNBLOCKABLE;
+	}
+	if (oset && copy_to_user(oset, &old, sizeof(old)))
+		return -EFAULT;
+	return 0;
+}
+
+SYSCALL_DEFINE2(rt_sigpending, sigset_t __user *, set, size_t, sigsetsize)
+{
+	sigset_t p = current->signal.pending & current->signal.blocked;
+
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	return copy_to_user(set, &p, sizeof(p)) ? -EFAULT : 0;
+}
+
+static void restore_sigcontext(struct pt_regs *r, const struct sigcontext *sc)
+{
+	r->r8 = sc->r8, r->r9 = sc->r9, r->r10 = sc->r10, r->r11 = sc->r11;
+	r->r12 = sc->r12, r->r13 = sc->r13, r->r14 = sc->r14;
+	r->r15 = sc->r15, r->rdi = sc->rdi, r->rsi = sc->rsi;
+	r->rbp = sc->rbp, r->rbx = sc->rbx, r->rdx = sc->rdx;
+	r->rax = sc->rax, r->rcx = sc->rcx, r->rsp = sc->rsp;
+	r->rip = sc->rip;
+	/* User may change only the arithmetic flags, DF, TF and AC. */
+	r->rflags = (r->rflags & ~0x40dd5UL) | (sc->eflags & 0x40dd5UL);
+	r->cs = __USER_CS;
+	r->ss = __USER_DS;
+	r->vector = 0;	/* not a syscall any more: no restart */
+}
+
+SYSCALL_DEFINE0(rt_sigreturn)
+{
+	struct pt_regs *regs = task_pt_regs(current);
+	unsigned long frame_addr = regs->rsp - 8;	/* ret popped pretcode */
+	struct task_struct *t = current;
+	struct rt_sigframe frame;
+
+	if (copy_from_user(&frame, (void __user *)frame_addr, sizeof(frame)) ||
+	    copy_from_user(&t->fpu, (void __user *)frame.uc.uc_mcontext.fpstate,
+			   sizeof(t->fpu))) {
+		force_sig_fault(SIGSEGV, SI_KERNEL, 0);
+		return 0;
+	}
+	/* Clear reserved MXCSR bits: fxrstor faults on them. */
+	*(u32 *)&t->fpu.fxsave[24] &= 0xffff;
+	__asm__ volatile("fxrstor %0" : : "m"(t->fpu));
+	t->signal.blocked = frame.uc.uc_sigmask & ~UNBLOCKABLE;
+	restore_sigcontext(regs, &frame.uc.uc_mcontext);
+	return regs->rax;
+}
+
+SYSCALL_DEFINE2(rt_sigsuspend, const sigset_t __user *, set, size_t, size)
+{
+	sigset_t mask;
+
+	if (size != sizeof(sigset_t))
+		return -EINVAL;
+	if (copy_from_user(&mask, set, sizeof(mask)))
+		return -EFAULT;
+	current->signal.saved_mask = current->signal.blocked;
+	current->signal.restore_saved_mask = true;
+	current->signal.blocked = mask & ~UNBLOCKABLE;
+	while (!signal_pending(current)) {
+		current->state = TASK_INTERRUPTIBLE;
+		schedule();
+	}
+	return -ERESTARTNOHAND;
+}
+
+SYSCALL_DEFINE0(pause)
+{
+	while (!signal_pending(current)) {
+		current->state = TASK_INTERRUPTIBLE;
+		schedule();
+	}
+	return -ERESTARTNOHAND;
+}
+
+static int check_kill_permission(struct task_struct *t)
+{
+	const struct cred *c = &current->cred;
+
+	if (c->euid == 0 || c->euid == t->cred.uid || c->uid == t->cred.uid)
+		return 0;
+	return -EPERM;
+}
+
+static int kill_one(struct task_struct *t, int sig)
+{
+	siginfo_t info = { .si_signo = sig, .si_code = SI_USER };
+	int err = check_kill_permission(t);
+
+	info.kill.pid = current->pid;
+	info.kill.uid = current->cred.uid;
+	if (err || !sig)
+		return err;
+	return send_sig_info(sig, &info, t);
+}
+
+extern struct list_head task_list;
+
+SYSCALL_DEFINE2(kill, pid_t, pid, int, sig)
+{
+	struct task_struct *t;
+	int found = 0, err = 0;
+
+	if (sig < 0 || sig > _NSIG)
+		return -EINVAL;
+	if (pid > 0) {
+		t = find_task_by_pid(pid);
+		return t && !t->exit_state ? kill_one(t, sig) : -ESRCH;
+	}
+	/* pid 0: my group; -1: everyone but init and me; < -1: group -pid */
+	list_for_each_entry(t, &task_list, tasks) {
+		if (t->pid <= 0 || t->exit_state)
+			continue;
+		if (pid == -1 ? (t->pid == 1 || t == current)
+			      : t->pgid != (pid == 0 ? current->pgid : -pid))
+			continue;
+		found++;
+		err = kill_one(t, sig) ?: err;
+	}
+	return found ? err : -ESRCH;
+}
+
+SYSCALL_DEFINE2(tkill, pid_t, tid, int, sig)
+{
+	struct task_struct *t = find_task_by_pid(tid);
+
+	if (sig < 0 || sig > _NSIG || tid <= 0)
+		return -EINVAL;
+	return t && !t->exit_state ? kill_one(t, sig) : -ESRCH;
+}
+
+SYSCALL_DEFINE3(tgkill, pid_t, tgid, pid_t, tid, int, sig)
+{
+	struct task_struct *t = find_task_by_pid(tid);
+
+	if (sig < 0 || sig > _NSIG || tid <= 0 || tgid <= 0)
+		return -EINVAL;
+	if (!t || t->exit_state || tgid != tid)
+		return -ESRCH;
+	return kill_one(t, sig);
+}
+
+SYSCALL_DEFINE2(sigaltstack, const void __user *, ss, void __user *, old)
+{
+	return ss ? -ENOSYS : 0;	/* alternate stacks: not implemented */
+}

@@ -1,0 +1,334 @@
+/*
+ * kernel/sys.c: the small system calls: identity, process groups, limits,
+ * uname, clocks and sleeping, arch_prctl, reboot.
+ */
+#include <kernel/sched.h>
+#include <kernel/errno.h>
+#include <kernel/power.h>
+#include <kernel/printk.h>
+#include <kernel/string.h>
+#include <kernel/syscalls.h>
+#include <kernel/time.h>
+#include <kernel/uaccess.h>
+#include <kernel/version.h>
+#include <asm/processor.h>
+
+SYSCALL_DEFINE0(getpid) { return current->pid; }
+SYSCALL_DEFINE0(gettid) { return current->pid; }
+SYSCALL_DEFINE0(getppid) { return current->parent ? current->parent->pid : 0; }
+SYSCALL_DEFINE0(getuid) { return current->cred.uid; }
+SYSCALL_DEFINE0(geteuid) { return current->cred.euid; }
+SYSCALL_DEFINE0(getgid) { return current->cred.gid; }
+SYSCALL_DEFINE0(getegid) { return current->cred.egid; }
+SYSCALL_DEFINE0(getpgrp) { return current->pgid; }
+SYSCALL_DEFINE0(sched_yield)
+{
+	schedule();
+	return 0;
+}
+
+/* Root may become anyone; others may only pick among their own ids. */
+SYSCALL_DEFINE1(setuid, uid_t, uid)
+{
+	struct cred *c = &current->cred;
+
+	if (c->euid == 0)
+		c->uid = c->suid = uid;
+	else if (uid != c->uid && uid != c->suid)
+		return -EPERM;
+	c->euid = c->fsuid = uid;
+	return 0;
+}
+
+SYSCALL_DEFINE1(setgid, gid_t, gid)
+{
+	struct cred *c = &current->cred;
+
+	if (c->euid == 0)
+		c->gid = c->sgid = gid;
+	else if (gid != c->gid && gid != c->sgid)
+		return -EPERM;
+	c->egid = c->fsgid = gid;
+	return 0;
+}
+
+SYSCALL_DEFINE3(getresuid, uid_t __user *, r, uid_t __user *, e,
+		uid_t __user *, s)
+{
+	struct cred *c = &current->cred;
+
+	if (put_user(c->uid, r) || put_user(c->euid, e) || put_user(c->suid, s))
+		return -EFAULT;
+	return 0;
+}
+
+SYSCALL_DEFINE3(getresgid, gid_t __user *, r, gid_t __user *, e,
+		gid_t __user *, s)
+{
+	struct cred *c = &current->cred;
+
+	if (put_user(c->gid, r) || put_user(c->egid, e) || put_user(c->sgid, s))
+		return -EFAULT;
+	return 0;
+}
+
+SYSCALL_DEFINE2(getgroups, int, size, gid_t __user *, list)
+{
+	return 0;	/* no supplementary groups */
+}
+
+SYSCALL_DEFINE2(setpgid, pid_t, pid, pid_t, pgid)
+{
+	struct task_struct *t = pid ? find_task_by_pid(pid) : current;
+
+	if (pgid < 0)
+		return -EINVAL;
+	if (!t || (t != current && t->parent != current))
+		return -ESRCH;
+	t->pgid = pgid ? pgid : t->pid;
+	return 0;
+}
+
+SYSCALL_DEFINE1(getpgid, pid_t, pid)
+{
+	struct task_struct *t = pid ? find_task_by_pid(pid) : current;
+
+	return t ? t->pgid : -ESRCH;
+}
+
+SYSCALL_DEFINE0(setsid)
+{
+	if (current->pgid == current->pid)
+		return -EPERM;	/* already a group leader */
+	current->sid = current->pgid = current->pid;
+	return current->sid;
+}
+
+SYSCALL_DEFINE1(getsid, pid_t, pid)
+{
+	struct task_struct *t = pid ? find_task_by_pid(pid) : current;
+
+	return t ? t->sid : -ESRCH;
+}
+
+struct new_utsname {
+	char sysname[65], nodename[65], release[65], version[65], machine[65],
+		domainname[65];
+};
+
+SYSCALL_DEFINE1(uname, struct new_utsname __user *, name)
+{
+	struct new_utsname u;
+
+	memset(&u, 0, sizeof(u));
+	strlcpy(u.sysname, "pagelab", sizeof(u.sysname));
+	strlcpy(u.nodename, "pagelab", sizeof(u.nodename));
+	strlcpy(u.release, PAGELAB_VERSION, sizeof(u.release));
+	strlcpy(u.version, "#1 " PAGELAB_COMPILER, sizeof(u.version));
+	strlcpy(u.machine, "x86_64", sizeof(u.machine));
+	strlcpy(u.domainname, "(none)", sizeof(u.domainname));
+	return copy_to_user(name, &u, sizeof(u)) ? -EFAULT : 0;
+}
+
+static int do_prlimit(struct task_struct *t, unsigned int res,
+		      const struct rlimit *new, struct rlimit *old)
+{
+	if (res >= RLIM_NLIMITS)
+		return -EINVAL;
+	if (old)
+		*old = t->rlim[res];
+	if (!new)
+		return 0;
+	if (new->rlim_cur > new->rlim_max)
+		return -EINVAL;
+	if (new->rlim_max > t->rlim[res].rlim_max && current->cred.euid)
+		return -EPERM;
+	t->rlim[res] = *new;
+	return 0;
+}
+
+SYSCALL_DEFINE2(getrlimit, unsigned int, res, struct rlimit __user *, rlim)
+{
+	struct rlimit old;
+	int err = do_prlimit(current, res, NULL, &old);
+
+	if (!err && copy_to_user(rlim, &old, sizeof(old)))
+		return -EFAULT;
+	return err;
+}
+
+SYSCALL_DEFINE2(setrlimit, unsigned int, res, const struct rlimit __user *,
+		rlim)
+{
+	struct rlimit new;
+
+	if (copy_from_user(&new, rlim, sizeof(new)))
+		return -EFAULT;
+	return do_prlimit(current, res, &new, NULL);
+}
+
+SYSCALL_DEFINE4(prlimit64, pid_t, pid, unsigned int, res,
+		const struct rlimit __user *, nrl, struct rlimit __user *, orl)
+{
+	struct task_struct *t = pid ? find_task_by_pid(pid) : current;
+	struct rlimit new, old;
+	int err;
+
+	if (!t)
+		return -ESRCH;
+	if (nrl && copy_from_user(&new, nrl, sizeof(new)))
+		return -EFAULT;
+	err = do_prlimit(t, res, nrl ? &new : NULL, &old);
+	if (!err && orl && copy_to_user(orl, &old, sizeof(old)))
+		return -EFAULT;
+	return err;
+}
+
+#define ARCH_SET_FS 0x1002
+#define ARCH_GET_FS 0x1003
+
+SYSCALL_DEFINE2(arch_prctl, int, code, unsigned long, addr)
+{
+	if (code == ARCH_SET_FS) {
+		if (addr >= TASK_SIZE)
+			return -EPERM;
+		current->fs_base = addr;
+		wrmsr(MSR_FS_BASE, addr);
+		return 0;
+	}
+	if (code == ARCH_GET_FS)
+		return put_user(current->fs_base, (unsigned long __user *)addr);
+	return -EINVAL;
+}
+
+SYSCALL_DEFINE1(set_tid_address, int __user *, tidptr)
+{
+	current->clear_child_tid = (unsigned long)tidptr;
+	return current->pid;
+}
+
+struct kernel_timespec {
+	long tv_sec, tv_nsec;
+};
+
+#define CLOCK_REALTIME 0
+#define CLOCK_MONOTONIC 1
+#define CLOCK_PROCESS_CPUTIME_ID 2
+#define CLOCK_THREAD_CPUTIME_ID 3
+#define CLOCK_MONOTONIC_RAW 4
+#define CLOCK_REALTIME_COARSE 5
+#define CLOCK_MONOTONIC_COARSE 6
+#define CLOCK_BOOTTIME 7
+
+/* There is no RTC driver: the realtime clock starts at this instant. */
+#define REALTIME_EPOCH 1796256000UL	/* 2026-12-03 00:00:00 UTC */
+
+SYSCALL_DEFINE2(clock_gettime, int, which, struct kernel_timespec __user *, tp)
+{
+	u64 ns = ktime_get_ns();
+	struct kernel_timespec ts;
+
+	if (which < 0 || which > CLOCK_BOOTTIME)
+		return -EINVAL;
+	if (which == CLOCK_PROCESS_CPUTIME_ID || which == CLOCK_THREAD_CPUTIME_ID)
+		ns = current->utime_ticks * (NSEC_PER_SEC / HZ);
+	ts.tv_sec = ns / NSEC_PER_SEC;
+	ts.tv_nsec = ns % NSEC_PER_SEC;
+	if (which == CLOCK_REALTIME || which == CLOCK_REALTIME_COARSE)
+		ts.tv_sec += REALTIME_EPOCH;
+	return copy_to_user(tp, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+SYSCALL_DEFINE2(gettimeofday, struct kernel_timespec __user *, tv, void __user *,
+		tz)
+{
+	u64 ns = ktime_get_ns();
+	struct kernel_timespec t = { REALTIME_EPOCH + ns / NSEC_PER_SEC,
+				     (ns % NSEC_PER_SEC) / 1000 };
+
+	if (tv && copy_to_user(tv, &t, sizeof(t)))
+		return -EFAULT;
+	return 0;
+}
+
+static long do_nanosleep(const struct kernel_timespec __user *req,
+			 struct kernel_timespec __user *rem)
+{
+	struct kernel_timespec ts;
+	u64 ns, ticks, left;
+
+	if (copy_from_user(&ts, req, sizeof(ts)))
+		return -EFAULT;
+	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (long)NSEC_PER_SEC)
+		return -EINVAL;
+	ns = ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+	ticks = DIV_ROUND_UP(ns, NSEC_PER_SEC / HZ);
+	left = schedule_timeout_interruptible(ticks);
+	if (!left)
+		return 0;
+	if (rem) {
+		ns = left * (NSEC_PER_SEC / HZ);
+		ts.tv_sec = ns / NSEC_PER_SEC;
+		ts.tv_nsec = ns % NSEC_PER_SEC;
+		if (copy_to_user(rem, &ts, sizeof(ts)))
+			return -EFAULT;
+	}
+	return -EINTR;
+}
+
+SYSCALL_DEFINE2(nanosleep, const struct kernel_timespec __user *, req,
+		struct kernel_timespec __user *, rem)
+{
+	return do_nanosleep(req, rem);
+}
+
+SYSCALL_DEFINE4(clock_nanosleep, int, which, int, flags,
+		const struct kernel_timespec __user *, req,
+		struct kernel_timespec __user *, rem)
+{
+	if (flags)
+		return -EINVAL;	/* TIMER_ABSTIME: not implemented */
+	return do_nanosleep(req, rem);
+}
+
+SYSCALL_DEFINE3(getrandom, void __user *, buf, size_t, len, unsigned int,
+		flags)
+{
+	static u64 state = 0x853c49e6748fea9bUL;
+	size_t done = 0;
+
+	state ^= rdtsc();
+	while (done < len) {	/* xorshift: good enough for AT_RANDOM users */
+		size_t n = min(len - done, sizeof(state));
+
+		state ^= state << 13;
+		state ^= state >> 7;
+		state ^= state << 17;
+		if (copy_to_user((char __user *)buf + done, &state, n))
+			return -EFAULT;
+		done += n;
+	}
+	return len;
+}
+
+#define LINUX_REBOOT_MAGIC1 0xfee1dead
+#define LINUX_REBOOT_MAGIC2 672274793
+#define LINUX_REBOOT_CMD_POWER_OFF 0x4321FEDC
+#define LINUX_REBOOT_CMD_RESTART 0x01234567
+#define LINUX_REBOOT_CMD_HALT 0xCDEF0123
+
+/* Power off; the exit status for the host comes from init via pagelab's
+ * own convention: the low byte of arg (0 when absent). */
+SYSCALL_DEFINE4(reboot, int, magic1, int, magic2, unsigned int, cmd,
+		void __user *, arg)
+{
+	if ((unsigned int)magic1 != LINUX_REBOOT_MAGIC1 ||
+	    magic2 != LINUX_REBOOT_MAGIC2)
+		return -EINVAL;
+	if (current->cred.euid != 0)
+		return -EPERM;
+	if (cmd != LINUX_REBOOT_CMD_POWER_OFF && cmd != LINUX_REBOOT_CMD_HALT &&
+	    cmd != LINUX_REBOOT_CMD_RESTART)
+		return -EINVAL;
+	kernel_power_off(0);
+}

@@ -1,0 +1,97 @@
+/*
+ * mm/fault.c: the page fault handler.
+ *
+ * A fault is either something the kernel can fix (demand paging, copy-on-
+ * write, a growing stack: handle_mm_fault) or a bad access: a signal for a
+ * user program, a uaccess fixup or an oops for the kernel. The order of the
+ * checks is the lesson:
+ *   1. Kernel address: user mode -> SIGSEGV; kernel mode -> oops.
+ *   2. No VMA covers the address (allowing the stack to grow down): bad.
+ *   3. The VMA forbids this access (write to read-only, exec of NX): bad.
+ *   4. handle_mm_fault(); OOM or SIGBUS from it are reported.
+ * "Bad" is SIGSEGV with si_code SEGV_MAPERR (1) or SEGV_ACCERR (2) in user
+ * mode, and the fixup or oops path in kernel mode (a bad user pointer
+ * passed to a system call).
+ */
+#include <mm/mmap.h>
+#include <kernel/printk.h>
+#include <kernel/sched.h>
+#include <kernel/signal.h>
+#include <kernel/traps.h>
+#include <kernel/uaccess.h>
+
+static void bad_area(struct pt_regs *regs, unsigned long address, int code)
+{
+	if (user_mode(regs))
+		force_sig_fault(SIGSEGV, code, address);
+	else
+		kernel_page_fault(regs, address);
+}
+
+/* Grow the stack VMA down to cover address, within the stack limit. */
+static struct vm_area_struct *expand_stack(struct vm_area_struct *vma,
+					   unsigned long address)
+{
+	unsigned long start = address & PAGE_MASK;
+
+	if (!vma || !(vma->vm_flags & VM_GROWSDOWN) || vma->vm_start <= start)
+		return vma;
+	if (vma->vm_end - start > current->rlim[RLIMIT_STACK].rlim_cur)
+		return NULL;
+	vma->vm_start = start;
+	return vma;
+}
+
+static bool access_allowed(struct vm_area_struct *vma, unsigned long err)
+{
+	if (err & X86_PF_WRITE)
+		return vma->vm_flags & VM_WRITE;
+	if (err & X86_PF_INSTR)
+		return vma->vm_flags & VM_EXEC;
+	if (err & X86_PF_PROT)	/* a present page we may not read */
+		return false;
+	return vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC);
+}
+
+void do_page_fault(struct pt_regs *regs, unsigned long address)
+{
+	unsigned long err = regs->error_code;
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	unsigned int flags = 0;
+	int fault;
+
+	if (address >= TASK_SIZE || !mm || (err & X86_PF_RSVD)) {
+		bad_area(regs, address, SEGV_MAPERR);
+		return;
+	}
+	vma = find_vma(mm, address);
+	if (vma && vma->vm_start > address)
+		vma = expand_stack(vma, address);
+	if (!vma || vma->vm_start > address) {
+		bad_area(regs, address, SEGV_MAPERR);
+		return;
+	}
+	if (!access_allowed(vma, err)) {
+		bad_area(regs, address, SEGV_ACCERR);
+		return;
+	}
+	if (err & X86_PF_WRITE)
+		flags |= FAULT_FLAG_WRITE;
+	if (err & X86_PF_USER)
+		flags |= FAULT_FLAG_USER;
+	fault = handle_mm_fault(vma, address, flags);
+	if (!(fault & VM_FAULT_ERROR))
+		return;
+	if (!user_mode(regs)) {
+		kernel_page_fault(regs, address);
+	} else if (fault & VM_FAULT_OOM) {
+		pr_err("mm: out of memory: killing %s[%d]\n", current->comm,
+		       current->pid);
+		force_sig_fault(SIGKILL, SI_KERNEL, address);
+	} else if (fault & VM_FAULT_SIGBUS) {
+		force_sig_fault(SIGBUS, BUS_ADRERR, address);
+	} else {
+		force_sig_fault(SIGSEGV, SEGV_MAPERR, address);
+	}
+}

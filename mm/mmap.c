@@ -1,0 +1,392 @@
+/*
+ * mm/mmap.c: address spaces and their regions.
+ *
+ * An mm_struct owns a PML4 whose upper half is copied from the kernel's
+ * (init_pgd), so the kernel is mapped in every address space; the kernel
+ * never adds PML4 entries after boot, so the copies never go stale. The
+ * lower half holds the user's regions (VMAs) and their pages.
+ *
+ * This file: creating, copying and destroying mm_structs; finding,
+ * inserting, splitting and removing VMAs; mmap, munmap, mprotect, brk.
+ * Processes have one thread, so nothing here needs more than the rule that
+ * only the owning task changes its mm.
+ */
+#include <mm/mmap.h>
+#include <mm/gfp.h>
+#include <mm/slab.h>
+#include <kernel/errno.h>
+#include <kernel/panic.h>
+#include <kernel/sched.h>
+#include <kernel/string.h>
+#include <kernel/syscalls.h>
+#include <kernel/uaccess.h>
+#include <asm/processor.h>
+
+struct mm_struct *mm_alloc(void)
+{
+	struct mm_struct *mm = kzalloc(sizeof(*mm), GFP_KERNEL);
+
+	if (!mm)
+		return NULL;
+	mm->pgd = (pte_t *)get_zeroed_page(GFP_KERNEL);
+	if (!mm->pgd) {
+		kfree(mm);
+		return NULL;
+	}
+	memcpy(mm->pgd + PTRS_PER_TABLE / 2, init_pgd + PTRS_PER_TABLE / 2,
+	       PAGE_SIZE / 2);
+	INIT_LIST_HEAD(&mm->mmap);
+	mm->mm_users = 1;
+	mm->mmap_base = MMAP_BASE;
+	return mm;
+}
+
+static void vma_free(struct vm_area_struct *vma)
+{
+	if (vma->vm_ops && vma->vm_ops->close)
+		vma->vm_ops->close(vma);
+	list_del(&vma->vm_list);
+	vma->vm_mm->map_count--;
+	kfree(vma);
+}
+
+void mmput(struct mm_struct *mm)
+{
+	struct vm_area_struct *vma, *tmp;
+
+	if (--mm->mm_users)
+		return;
+	list_for_each_entry_safe(vma, tmp, &mm->mmap, vm_list) {
+		zap_page_range(vma, vma->vm_start, vma->vm_end);
+		vma_free(vma);
+	}
+	free_pgtables(mm);
+	free_page((unsigned long)mm->pgd);
+	kfree(mm);
+}
+
+void switch_to_mm(struct mm_struct *mm)
+{
+	unsigned long pa = virt_to_phys(mm ? mm->pgd : init_pgd);
+
+	if (read_cr3() != pa)
+		write_cr3(pa);
+}
+
+/* Called by schedule(). */
+void switch_mm(struct task_struct *prev, struct task_struct *next)
+{
+	if (next->mm != prev->mm)
+		switch_to_mm(next->mm);
+}
+
+struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
+{
+	struct vm_area_struct *vma;
+
+	list_for_each_entry(vma, &mm->mmap, vm_list)
+		if (vma->vm_end > addr)
+			return vma;
+	return NULL;
+}
+
+static void vma_link(struct mm_struct *mm, struct vm_area_struct *new)
+{
+	struct vm_area_struct *vma;
+
+	list_for_each_entry(vma, &mm->mmap, vm_list)
+		if (vma->vm_start > new->vm_start)
+			break;
+	list_add_tail(&new->vm_list, &vma->vm_list);	/* before vma */
+	mm->map_count++;
+}
+
+struct vm_area_struct *vma_create(struct mm_struct *mm, unsigned long start,
+				  unsigned long end, unsigned long flags)
+{
+	struct vm_area_struct *vma = kzalloc(sizeof(*vma), GFP_KERNEL);
+
+	if (!vma)
+		return NULL;
+	vma->vm_start = start;
+	vma->vm_end = end;
+	vma->vm_flags = flags;
+	vma->vm_mm = mm;
+	INIT_LIST_HEAD(&vma->shared);
+	vma_link(mm, vma);
+	return vma;
+}
+
+/* Split vma at addr: vma keeps [start, addr), a new VMA gets the rest. */
+static int split_vma(struct vm_area_struct *vma, unsigned long addr)
+{
+	struct vm_area_struct *tail = kmalloc(sizeof(*tail), GFP_KERNEL);
+
+	if (!tail)
+		return -ENOMEM;
+	*tail = *vma;
+	tail->vm_start = addr;
+	tail->vm_pgoff += (addr - vma->vm_start) >> PAGE_SHIFT;
+	INIT_LIST_HEAD(&tail->shared);
+	vma->vm_end = addr;
+	list_add(&tail->vm_list, &vma->vm_list);
+	vma->vm_mm->map_count++;
+	if (tail->vm_ops && tail->vm_ops->open)
+		tail->vm_ops->open(tail);
+	return 0;
+}
+
+/* Make VMA edges fall on start and end, so whole VMAs cover the range. */
+static int split_range(struct mm_struct *mm, unsigned long start,
+		       unsigned long end)
+{
+	struct vm_area_struct *vma = find_vma(mm, start);
+	int err = 0;
+
+	if (vma && vma->vm_start < start)
+		err = split_vma(vma, start);
+	vma = find_vma(mm, end);
+	if (!err && vma && vma->vm_start < end)
+		err = split_vma(vma, end);
+	return err;
+}
+
+int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
+{
+	unsigned long end = start + PAGE_ALIGN(len);
+	struct vm_area_struct *vma, *tmp;
+	int err;
+
+	if (!IS_ALIGNED(start, PAGE_SIZE) || !len || end > TASK_SIZE ||
+	    end < start)
+		return -EINVAL;
+	err = split_range(mm, start, end);
+	if (err)
+		return err;
+	list_for_each_entry_safe(vma, tmp, &mm->mmap, vm_list) {
+		if (vma->vm_start >= end)
+			break;
+		if (vma->vm_end <= start)
+			continue;
+		zap_page_range(vma, vma->vm_start, vma->vm_end);
+		vma_free(vma);
+	}
+	return 0;
+}
+
+/* Highest free gap of len bytes below mm->mmap_base, or 0. */
+static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len)
+{
+	unsigned long top = mm->mmap_base;
+	struct vm_area_struct *vma;
+
+	/* Walk from the highest VMA down, looking for room under top. */
+	for (vma = list_entry(mm->mmap.prev, struct vm_area_struct, vm_list);
+	     &vma->vm_list != &mm->mmap;
+	     vma = list_entry(vma->vm_list.prev, struct vm_area_struct,
+			      vm_list)) {
+		if (vma->vm_start >= top)
+			continue;
+		if (vma->vm_end + len <= top)
+			return top - len;
+		top = vma->vm_start;
+	}
+	return top >= len + PAGE_SIZE * 16 ? top - len : 0;
+}
+
+static unsigned long prot_to_vm_flags(unsigned long prot, unsigned long flags)
+{
+	unsigned long vm = VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
+
+	if (prot & PROT_READ)
+		vm |= VM_READ;
+	if (prot & PROT_WRITE)
+		vm |= VM_WRITE;
+	if (prot & PROT_EXEC)
+		vm |= VM_EXEC;
+	if ((flags & MAP_TYPE) == MAP_SHARED)
+		vm |= VM_SHARED | VM_MAYSHARE;
+	return vm;
+}
+
+/*
+ * Shared anonymous memory must stay shared across fork, and a page faulted
+ * in after fork would not be: so populate it now. (Linux backs it with a
+ * shmem file instead; pagelab does that once file mappings exist.)
+ */
+static int populate_shared_anon(struct vm_area_struct *vma)
+{
+	for (unsigned long a = vma->vm_start; a < vma->vm_end; a += PAGE_SIZE)
+		if (handle_mm_fault(vma, a, FAULT_FLAG_WRITE) & VM_FAULT_ERROR)
+			return -ENOMEM;
+	return 0;
+}
+
+unsigned long do_mmap(struct file *file, unsigned long addr,
+		      unsigned long len, unsigned long prot,
+		      unsigned long flags, unsigned long pgoff)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	unsigned long type = flags & MAP_TYPE;
+
+	if (!len || (type != MAP_PRIVATE && type != MAP_SHARED &&
+		     type != MAP_SHARED_VALIDATE))
+		return -EINVAL;
+	len = PAGE_ALIGN(len);
+	if (!len || len > TASK_SIZE)
+		return -ENOMEM;
+	if (file)
+		return -ENODEV;	/* file mappings: the mmap issue */
+	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
+		if (!IS_ALIGNED(addr, PAGE_SIZE) || addr + len > TASK_SIZE ||
+		    addr + len < addr)
+			return -EINVAL;
+		if ((flags & MAP_FIXED_NOREPLACE) && find_vma(mm, addr) &&
+		    find_vma(mm, addr)->vm_start < addr + len)
+			return -EEXIST;
+		if (do_munmap(mm, addr, len))
+			return -ENOMEM;
+	} else {
+		addr = get_unmapped_area(mm, len);
+		if (!addr)
+			return -ENOMEM;
+	}
+	vma = vma_create(mm, addr, addr + len, prot_to_vm_flags(prot, flags));
+	if (!vma)
+		return -ENOMEM;
+	if ((vma->vm_flags & VM_SHARED) && populate_shared_anon(vma)) {
+		do_munmap(mm, addr, len);
+		return -ENOMEM;
+	}
+	return addr;
+}
+
+SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len,
+		unsigned long, prot, unsigned long, flags, int, fd,
+		unsigned long, off)
+{
+	if (off & ~PAGE_MASK)
+		return -EINVAL;
+	if (!(flags & MAP_ANONYMOUS))
+		return -ENODEV;	/* file mappings arrive with the mmap issue */
+	return do_mmap(NULL, addr, len, prot, flags, off >> PAGE_SHIFT);
+}
+
+SYSCALL_DEFINE2(munmap, unsigned long, addr, size_t, len)
+{
+	return do_munmap(current->mm, addr, len);
+}
+
+/* Rewrite the PTEs of vma for its new flags; COW pages stay read-only. */
+static void change_protection(struct vm_area_struct *vma)
+{
+	bool cow = !(vma->vm_flags & VM_SHARED);
+
+	for (unsigned long a = vma->vm_start; a < vma->vm_end; a += PAGE_SIZE) {
+		pte_t *pte = lookup_pte(vma->vm_mm->pgd, a, false);
+		pte_t prot = vm_page_prot(vma->vm_flags);
+		struct page *page;
+
+		if (!pte || !(*pte & _PAGE_PRESENT))
+			continue;
+		page = pfn_to_page((*pte & PTE_ADDR_MASK) >> PAGE_SHIFT);
+		if (cow && page_count(page) > 1)
+			prot &= ~_PAGE_RW;
+		*pte = (*pte & PTE_ADDR_MASK) | prot;
+	}
+	flush_tlb_range(vma->vm_start, vma->vm_end);
+}
+
+SYSCALL_DEFINE3(mprotect, unsigned long, start, size_t, len,
+		unsigned long, prot)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long end = start + PAGE_ALIGN(len), a;
+	struct vm_area_struct *vma;
+	int err;
+
+	if (!IS_ALIGNED(start, PAGE_SIZE) || end < start || end > TASK_SIZE ||
+	    (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)))
+		return -EINVAL;
+	for (a = start; a < end; a = vma->vm_end) {	/* all mapped? */
+		vma = find_vma(mm, a);
+		if (!vma || vma->vm_start > a)
+			return -ENOMEM;
+	}
+	err = split_range(mm, start, end);
+	if (err)
+		return err;
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
+		if (vma->vm_start >= end || vma->vm_end <= start)
+			continue;
+		vma->vm_flags = (vma->vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC)) |
+				(prot_to_vm_flags(prot, 0) &
+				 (VM_READ | VM_WRITE | VM_EXEC));
+		change_protection(vma);
+	}
+	return 0;
+}
+
+/*
+ * brk: the heap is one VMA from start_brk up to the page-aligned break.
+ * Like Linux, a failed or too-low request just returns the current break.
+ */
+SYSCALL_DEFINE1(brk, unsigned long, newbrk)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long old_end = PAGE_ALIGN(mm->brk), new_end;
+	struct vm_area_struct *next;
+
+	if (newbrk < mm->start_brk || newbrk > mm->mmap_base)
+		return mm->brk;
+	new_end = PAGE_ALIGN(newbrk);
+	if (new_end < old_end) {
+		if (do_munmap(mm, new_end, old_end - new_end))
+			return mm->brk;
+	} else if (new_end > old_end) {
+		next = find_vma(mm, old_end);
+		if (next && next->vm_start < new_end)
+			return mm->brk;	/* would run into a mapping */
+		if (!vma_create(mm, old_end, new_end,
+				VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE |
+					VM_MAYEXEC))
+			return mm->brk;
+	}
+	mm->brk = newbrk;
+	return newbrk;
+}
+
+SYSCALL_DEFINE3(madvise, unsigned long, start, size_t, len, int, advice)
+{
+	return 0;	/* advice is only advice */
+}
+
+struct mm_struct *dup_mm(struct mm_struct *old)
+{
+	struct mm_struct *mm = mm_alloc();
+	struct vm_area_struct *vma, *new;
+
+	if (!mm)
+		return NULL;
+	memcpy(&mm->start_code, &old->start_code,
+	       sizeof(*mm) - offsetof(struct mm_struct, start_code));
+	list_for_each_entry(vma, &old->mmap, vm_list) {
+		new = vma_create(mm, vma->vm_start, vma->vm_end, vma->vm_flags);
+		if (!new)
+			goto fail;
+		new->vm_file = vma->vm_file;
+		new->vm_pgoff = vma->vm_pgoff;
+		new->vm_ops = vma->vm_ops;
+		if (new->vm_ops && new->vm_ops->open)
+			new->vm_ops->open(new);
+		if (copy_page_range(mm, old, vma))
+			goto fail;
+	}
+	flush_tlb_all();	/* the parent's PTEs lost their write bits */
+	return mm;
+fail:
+	flush_tlb_all();
+	mmput(mm);
+	return NULL;
+}

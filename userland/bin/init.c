@@ -1,0 +1,157 @@
+/*
+ * init - pagelab's first process (PID 1).
+ *
+ * Roadmap:
+ *   1. make sure fds 0, 1, 2 are open (on /dev/console) so every program
+ *      after us can print
+ *   2. mount /proc if the kernel has it (a missing /proc directory or
+ *      file system type is not an error yet)
+ *   3. if /etc/pagelab-run exists (the test harness put it in the image):
+ *      run "/bin/sh /etc/pagelab-run", wait for it, sync, power off
+ *   4. otherwise start an interactive "/bin/sh -i" and start it again
+ *      whenever it exits
+ * All the while, every orphan the kernel re-parents to us is reaped:
+ * waiting is always wait4(-1, ...), whichever child we are waiting for.
+ * PID 1 must never exit (the kernel would panic), so where there is
+ * nothing left to do init powers the machine off, and if even that
+ * fails it goes on reaping forever.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "linux_reboot.h"
+
+#define RUN_SCRIPT "/etc/pagelab-run"
+#define SHELL "/bin/sh"
+
+static char *const shell_env[] = { "PATH=/bin", "HOME=/", NULL };
+
+static void open_console(void)
+{
+	int fd;
+
+	for (fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF)
+			/* open() takes the lowest free fd: this one. */
+			open("/dev/console", O_RDWR);
+}
+
+static void mount_proc(void)
+{
+	if (mount("proc", "/proc", "proc", 0, NULL) == 0)
+		return;
+	if (errno != ENOENT && errno != ENODEV && errno != ENOSYS)
+		fprintf(stderr, "init: cannot mount /proc: %s\n",
+			strerror(errno));
+}
+
+/*
+ * Start argv[0] in a child. Returns its pid, or -1 if fork or execve
+ * failed (already reported). A close-on-exec pipe carries the child's
+ * execve errno back: it closes unread when the exec succeeds.
+ */
+static pid_t spawn(char *const argv[])
+{
+	int fds[2], err = 0;
+	pid_t pid;
+
+	if (pipe(fds) < 0) {
+		fprintf(stderr, "init: pipe: %s\n", strerror(errno));
+		return -1;
+	}
+	fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+	pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		execve(argv[0], argv, shell_env);
+		err = errno;
+		write(fds[1], &err, sizeof(err));
+		_exit(127);
+	}
+	close(fds[1]);
+	if (pid < 0) {
+		fprintf(stderr, "init: fork: %s\n", strerror(errno));
+		close(fds[0]);
+		return -1;
+	}
+	while (read(fds[0], &err, sizeof(err)) < 0 && errno == EINTR)
+		;
+	close(fds[0]);
+	if (err) {
+		fprintf(stderr, "init: cannot exec %s: %s\n", argv[0],
+			strerror(err));
+		return -1;
+	}
+	return pid;
+}
+
+/* Reap children until pid exits; returns its wait status (-1: no such
+ * child). Orphans that exit meanwhile are reaped and forgotten. */
+static int wait_for(pid_t pid)
+{
+	int st;
+	pid_t r;
+
+	for (;;) {
+		r = wait4(-1, &st, 0, NULL);
+		if (r == pid)
+			return st;
+		if (r < 0 && errno == ECHILD)
+			return -1;
+	}
+}
+
+static void report(const char *what, int st)
+{
+	if (WIFEXITED(st) && WEXITSTATUS(st) != 0)
+		fprintf(stderr, "init: %s exited with status %d\n", what,
+			WEXITSTATUS(st));
+	else if (WIFSIGNALED(st))
+		fprintf(stderr, "init: %s killed by signal %d (%s)\n", what,
+			WTERMSIG(st), strsignal(WTERMSIG(st)));
+}
+
+static void __attribute__((noreturn)) power_off(void)
+{
+	int st;
+
+	sync();
+	linux_reboot(LINUX_REBOOT_CMD_POWER_OFF);
+	fprintf(stderr, "init: cannot power off: %s\n", strerror(errno));
+	for (;;)
+		if (wait4(-1, &st, 0, NULL) < 0 && errno == ECHILD)
+			pause();
+}
+
+int main(void)
+{
+	static char *const run_argv[] = { SHELL, RUN_SCRIPT, NULL };
+	static char *const shell_argv[] = { SHELL, "-i", NULL };
+	pid_t pid;
+
+	open_console();
+	/* stderr is unbuffered already; stdout must not hold lines back. */
+	setvbuf(stdout, NULL, _IONBF, 0);
+	mount_proc();
+	if (access(RUN_SCRIPT, F_OK) == 0) {
+		pid = spawn(run_argv);
+		if (pid > 0)
+			report(RUN_SCRIPT, wait_for(pid));
+		power_off();
+	}
+	for (;;) {
+		printf("init: starting %s\n", SHELL);
+		pid = spawn(shell_argv);
+		if (pid < 0) {
+			fprintf(stderr, "init: nothing to run, powering off\n");
+			power_off();
+		}
+		report(SHELL, wait_for(pid));
+	}
+}
