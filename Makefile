@@ -151,7 +151,7 @@ gdb: check-deps
 
 test: check-deps
 	@$(MAKE) --no-print-directory all iso
-	scripts/run-tests
+	@scripts/run-tests
 
 grade: check-deps
 	@$(MAKE) --no-print-directory all iso

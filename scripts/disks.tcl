@@ -5,17 +5,21 @@
 #   disk {new SIZE OPT...} a new ext2 image: mke2fs -t ext2 OPT... IMG SIZE
 #                          (e.g. {new 8M -b 1024 -I 128}, {new 4M -d DIR})
 #   rawdisk FILE           copy of FILE, not checked (corrupt images)
-# The copies live in build/test-disks/BOOT-vdX.img and are attached in
-# order as virtio-blk disks, so the guest sees /dev/vda, /dev/vdb, ...
+# The copies live in build/test-disks/PID/BOOT-vdX.img (PID: the run's, so
+# that two runs in one tree never share an image) and are attached in order
+# as virtio-blk disks, so the guest sees /dev/vda, /dev/vdb, ...  They are
+# deleted when the boot passes and kept, for a look, when it fails.
 #
 # Roadmap:
 #   pl_disks_prepare   make the copies -> list of {image check? vdX}
 #   pl_disks_check     e2fsck -fn each checked image after the run; any
 #                      line beyond its routine chatter fails the boot; all
 #                      its output is kept for the log
+#   pl_disks_cleanup   delete a passing boot's copies
+#   pl_disks_prune     at the start of a run, delete what earlier runs kept
 
 proc pl_disks_prepare {boot} {
-	set dir build/test-disks
+	set dir build/test-disks/[pid]
 	set out {}
 	set letters abcdefghijklmnopqrstuvwxyz
 	foreach {kind spec} [dict get $boot disks] {
@@ -42,6 +46,26 @@ proc pl_disk_make {spec img} {
 		error "no disk image $spec (does the Makefile build it?)"
 	}
 	file copy -force $spec $img
+}
+
+# Delete the copies of a boot that passed (and the run's folder once empty).
+proc pl_disks_cleanup {disks} {
+	foreach d $disks {
+		file delete -force [lindex $d 0]
+	}
+	catch {file delete build/test-disks/[pid]}
+}
+
+# Delete the folders of earlier runs that are over (their kept images were
+# for looking at until the next run, like the logs).
+proc pl_disks_prune {} {
+	foreach dir [glob -nocomplain -type d build/test-disks/*] {
+		set p [file tail $dir]
+		if {[string is digit -strict $p] && $p != [pid] &&
+		    [catch {exec kill -0 $p 2>/dev/null}]} {
+			file delete -force $dir
+		}
+	}
 }
 
 # Returns "" when every checked image is clean, else the first complaint.

@@ -1,0 +1,166 @@
+# scripts/verdict.tcl -- how a test boot ended, in words.
+#
+# Pintos-style: a panic nobody expected, a reboot, a missing banner or
+# boot-complete line, a wrong power-off status, a timeout or an e2fsck
+# complaint (scripts/disks.tcl) fails the whole boot, and with it every test
+# attached to it, whatever the console matched.  The state read here is the
+# S array that scripts/lib.tcl fills while the boot runs.
+#
+# Roadmap:
+#   pl_judge           "" or why the boot failed; pl_judge_panic and
+#                      pl_judge_exit judge the two ways a boot may end
+#   pl_describe_exit   QEMU's exit code in words
+#   pl_last_line       the console's last line, for "what came instead"
+#   pl_write_log       build/test-logs/BOOT.log: command, console, verdict
+#   pl_shell_quote     the QEMU command as a line to paste into a shell
+
+proc pl_last_line {} {
+	global S
+	set lines [split [string trim $S(console)] \n]
+	set last [string trim [lindex $lines end]]
+	if {$last eq ""} {
+		return "(nothing)"
+	}
+	if {[string length $last] > 100} {
+		set last [string range $last 0 96]...
+	}
+	return "'$last'"
+}
+
+# The verdict on the boot as a whole: "" or why every test of it fails.
+proc pl_judge {boot stepwhy how code secs} {
+	global S
+	set t [format %g $secs]
+	if {!$S(watch)} {
+		if {$stepwhy ne ""} {
+			return $stepwhy
+		}
+		if {$how eq "timeout"} {
+			return "timeout: still running after ${t}s"
+		}
+		set want [dict get $boot exit]
+		if {$code != $want} {
+			return "exit status $code, expected $want"
+		}
+		return ""
+	}
+	if {$S(banners) > 1} {
+		return "guest rebooted: the banner was printed $S(banners) times"
+	}
+	if {$S(panic) ne "" && ![dict get $boot panic]} {
+		return "unexpected kernel panic: $S(panic)"
+	}
+	if {$S(banners) == 0} {
+		return "no banner ('pagelab version') on the console;\
+		    last line [pl_last_line]"
+	}
+	if {$stepwhy ne ""} {
+		return $stepwhy
+	}
+	if {[dict get $boot panic]} {
+		return [pl_judge_panic $how $code $t]
+	}
+	if {$how eq "timeout"} {
+		return "timeout: no power-off within ${t}s;\
+		    last line [pl_last_line]"
+	}
+	set ex [expr {$code eq "" ? "" : [pl_decode_exit $code]}]
+	set why [pl_judge_exit $ex [dict get $boot exit]]
+	if {$why eq "" && !$S(complete)} {
+		set why "no 'pagelab: boot complete' line"
+	}
+	return $why
+}
+
+proc pl_judge_panic {how code t} {
+	global S
+	if {$S(panic) eq ""} {
+		if {$how eq "timeout"} {
+			return "expected a kernel panic, got none within ${t}s;\
+			    last line [pl_last_line]"
+		}
+		return "expected a kernel panic, got none\
+		    ([pl_describe_exit $code]); last line [pl_last_line]"
+	}
+	if {$how eq "panic-hang"} {
+		return "the panic never printed its '---\[ end Kernel panic' line"
+	}
+	return ""
+}
+
+proc pl_describe_exit {code} {
+	if {$code eq ""} {
+		return "killed"
+	}
+	set ex [pl_decode_exit $code]
+	switch -- [lindex $ex 0] {
+	poweroff { return "guest powered off with status [lindex $ex 1]" }
+	reset { return "guest reset or triple-faulted" }
+	}
+	return "QEMU exit code $code"
+}
+
+proc pl_judge_exit {ex want} {
+	if {$ex eq ""} {
+		return "QEMU did not exit normally"
+	}
+	switch -- [lindex $ex 0] {
+	reset {
+		return "guest reset or triple-faulted\
+		    (QEMU exited without a power-off)"
+	}
+	error {
+		return "QEMU failed with exit code [lindex $ex 1]"
+	}
+	}
+	set got [lindex $ex 1]
+	if {$got != $want} {
+		return "guest powered off with status $got, expected $want"
+	}
+	return ""
+}
+
+# Keep the whole run in build/test-logs/BOOT.log: what ran, the console,
+# how it ended and the verdict.  Returns the log's path.
+proc pl_write_log {boot why code secs banner} {
+	global S
+	set dir build/test-logs
+	file mkdir $dir
+	set log $dir/[dict get $boot name].log
+	set f [open $log w]
+	puts $f "# pagelab test log: boot [dict get $boot name]\
+	    ([dict get $boot file]:[dict get $boot line])"
+	puts $f "# command: [pl_shell_quote $S(cmd)]"
+	puts $f "# timeout: [pl_scale [dict get $boot timeout]]s\
+	    (PAGELAB_TIMEOUT_SCALE applied)"
+	puts $f "# ---- console ----"
+	puts -nonewline $f $S(console)
+	if {[string index $S(console) end] ne "\n"} {
+		puts $f ""
+	}
+	puts $f "# ---- end of console ----"
+	if {$banner ne ""} {
+		puts $f [format "# banner after %.3fs (host wall clock)" $banner]
+	}
+	puts $f [format "# run took %.3fs; exit code %s" $secs \
+	    [expr {$code eq "" ? "none (killed)" : $code}]]
+	if {$S(fsck) ne ""} {
+		puts -nonewline $f $S(fsck)
+	}
+	puts $f "# verdict: [expr {$why eq "" ? "ok" : "FAIL: $why"}]"
+	close $f
+	return $log
+}
+
+# ARGV as a line one can paste into a shell.
+proc pl_shell_quote {argv} {
+	set out {}
+	foreach a $argv {
+		if {[regexp {^[-A-Za-z0-9_./=,:+@%]+$} $a]} {
+			lappend out $a
+		} else {
+			lappend out '[string map {' '\\''} $a]'
+		}
+	}
+	return [join $out " "]
+}
