@@ -317,8 +317,8 @@ SYSCALL_DEFINE3(getrandom, void __user *, buf, size_t, len, unsigned int,
 #define LINUX_REBOOT_CMD_RESTART 0x01234567
 #define LINUX_REBOOT_CMD_HALT 0xCDEF0123
 
-/* Power off; the exit status for the host comes from init via pagelab's
- * own convention: the low byte of arg (0 when absent). */
+/* Halt, restart and power off all power off (status 0 for the host):
+ * there is nothing to restart into under the test harness. */
 SYSCALL_DEFINE4(reboot, int, magic1, int, magic2, unsigned int, cmd,
 		void __user *, arg)
 {
