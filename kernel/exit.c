@@ -27,6 +27,7 @@ void release_task_stack(struct task_struct *t);
 void mm_release_vfork(struct task_struct *t);
 __noreturn void schedule_dead(void);
 void init_exited(long code);
+void itimer_cancel(struct task_struct *t);
 
 static void exit_mm(struct task_struct *t)
 {
@@ -96,6 +97,7 @@ __noreturn void do_exit(long code)
 	if (t->pid == 0)
 		panic("the idle task tried to exit");
 	mm_release_vfork(t);
+	itimer_cancel(t);
 	exit_mm(t);
 	if (t->files)
 		put_files_struct(t->files);

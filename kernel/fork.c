@@ -120,6 +120,7 @@ static void init_child(struct task_struct *p, struct task_struct *parent)
 	p->parent = parent;
 	INIT_LIST_HEAD(&p->children);
 	INIT_LIST_HEAD(&p->run_list);
+	INIT_LIST_HEAD(&p->itimer_list);	/* timers are not inherited */
 	init_waitqueue_head(&p->wait_chldexit);
 }
 

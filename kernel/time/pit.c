@@ -15,12 +15,14 @@
 volatile u64 jiffies;
 
 void run_timers(void);
+void run_itimers(void);
 void scheduler_tick(void);
 
 static void timer_interrupt(int irq, void *data)
 {
 	jiffies++;
 	run_timers();
+	run_itimers();
 	scheduler_tick();
 }
 

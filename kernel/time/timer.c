@@ -34,7 +34,8 @@ void run_timers(void)
  */
 u64 schedule_timeout_interruptible(u64 ticks)
 {
-	struct sleeper s = { current, jiffies + ticks };
+	/* +1: the current tick is partly over; never wake early. */
+	struct sleeper s = { current, jiffies + ticks + 1 };
 	unsigned long flags;
 
 	spin_lock_irqsave(&timer_lock, flags);
