@@ -41,8 +41,8 @@ static int die_count;
 __noreturn void die(const char *what, struct pt_regs *regs)
 {
 	oops_in_progress = true;
-	printk(KERN_EMERG "Oops: %s, error_code 0x%lx [#%d]\n", what,
-	       regs->error_code, ++die_count);
+	printk(KERN_EMERG "Oops: %s (vector %lu), error_code 0x%lx [#%d]\n",
+	       what, regs->vector, regs->error_code, ++die_count);
 	show_regs(regs);
 	printk(KERN_EMERG "---[ end trace ]---\n");
 	panic("Fatal exception");
