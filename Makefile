@@ -121,12 +121,9 @@ $(B)/host/mkcpio: scripts/host/mkcpio.c
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) -O2 -Wall -o $@ $<
 
-INITRAMFS_DIRS := bin/= tests/= dev/= etc/= proc/= tmp/= mnt/= root/=
-$(B)/initramfs.cpio: $(B)/host/mkcpio $(USERLAND) $(wildcard userland/tests/*.sh userland/tests/*.expected)
+$(B)/initramfs.cpio: $(B)/host/mkcpio $(USERLAND) scripts/mkinitramfs $(wildcard userland/tests/*.sh userland/tests/*.expected)
 	@echo "  CPIO    $@"
-	$(Q)$(B)/host/mkcpio $@ $(INITRAMFS_DIRS) \
-		$(foreach f,$(UBIN) $(USH),bin/$(notdir $f)=$f) \
-		$(foreach f,$(UTESTS) $(wildcard userland/tests/*.sh userland/tests/*.expected),tests/$(notdir $f)=$f)
+	$(Q)scripts/mkinitramfs $@
 
 $(B)/pagelab.iso: $(B)/kernel.elf scripts/mkiso
 	scripts/mkiso $(B)/kernel.elf $@
