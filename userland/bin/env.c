@@ -29,7 +29,7 @@ int main(int argc, char **argv)
 			break;
 		} else {
 			fprintf(stderr, "usage: env [-i] [-u NAME]... "
-				"[NAME=VALUE]... [COMMAND [ARG]...]\n");
+					"[NAME=VALUE]... [COMMAND [ARG]...]\n");
 			return 125;
 		}
 	}

@@ -93,7 +93,7 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr, "usage: hexdump [-C] [-v] [-s OFFSET] "
-				"[-n LENGTH] [FILE]...\n");
+					"[-n LENGTH] [FILE]...\n");
 			return 1;
 		}
 	}
@@ -116,7 +116,9 @@ int main(int argc, char **argv)
 
 			/* Skipping by reading works for pipes and ttys too. */
 			if (skip) {
-				k = (unsigned long long)n < skip ? n : (ssize_t)skip;
+				k = (unsigned long long)n < skip
+					? n
+					: (ssize_t)skip;
 				skip -= (unsigned long long)k;
 			}
 			for (; k < n && done < length; k++, done++) {

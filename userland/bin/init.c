@@ -9,7 +9,8 @@
  *   3. if /etc/pagelab-run exists (the test harness put it in the image):
  *      run "/bin/sh /etc/pagelab-run", wait for it, sync, power off
  *   4. otherwise start an interactive "/bin/sh -i" and start it again
- *      whenever it exits
+ *      whenever it exits (at most once a second: a shell that dies at
+ *      once, say on a console that only gives EOF, must not flood it)
  * All the while, every orphan the kernel re-parents to us is reaped:
  * waiting is always wait4(-1, ...), whichever child we are waiting for.
  * PID 1 must never exit (the kernel would panic), so where there is
@@ -23,6 +24,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "linux_reboot.h"
@@ -30,16 +32,22 @@
 #define RUN_SCRIPT "/etc/pagelab-run"
 #define SHELL "/bin/sh"
 
-static char *const shell_env[] = { "PATH=/bin", "HOME=/", NULL };
+static char *const shell_env[] = {"PATH=/bin", "HOME=/", NULL};
 
+/* Open /dev/console once and dup it onto whichever of 0-2 are closed:
+ * one open file, so all three share one file position. */
 static void open_console(void)
 {
-	int fd;
+	int fd, console = -1;
 
-	for (fd = 0; fd < 3; fd++)
-		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF)
-			/* open() takes the lowest free fd: this one. */
-			open("/dev/console", O_RDWR);
+	for (fd = 0; fd < 3; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		if (console < 0) /* open() takes the lowest free fd */
+			console = open("/dev/console", O_RDWR);
+		else
+			dup2(console, fd);
+	}
 }
 
 static void mount_proc(void)
@@ -124,15 +132,25 @@ static void __attribute__((noreturn)) power_off(void)
 	sync();
 	linux_reboot(LINUX_REBOOT_CMD_POWER_OFF);
 	fprintf(stderr, "init: cannot power off: %s\n", strerror(errno));
+	/* Sleep between reaps when there is no child to block on; sleep
+	 * (nanosleep) rather than pause: it is in the first syscall set. */
 	for (;;)
 		if (wait4(-1, &st, 0, NULL) < 0 && errno == ECHILD)
-			pause();
+			sleep(60);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
 }
 
 int main(void)
 {
-	static char *const run_argv[] = { SHELL, RUN_SCRIPT, NULL };
-	static char *const shell_argv[] = { SHELL, "-i", NULL };
+	static char *const run_argv[] = {SHELL, RUN_SCRIPT, NULL};
+	static char *const shell_argv[] = {SHELL, "-i", NULL};
 	pid_t pid;
 
 	open_console();
@@ -146,6 +164,8 @@ int main(void)
 		power_off();
 	}
 	for (;;) {
+		long started = now_ms();
+
 		printf("init: starting %s\n", SHELL);
 		pid = spawn(shell_argv);
 		if (pid < 0) {
@@ -153,5 +173,7 @@ int main(void)
 			power_off();
 		}
 		report(SHELL, wait_for(pid));
+		if (now_ms() - started < 1000)
+			sleep(1);
 	}
 }

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <strings.h>
 
+/* Rows of names, by hand: the formatter would make a ragged grid. */
+/* clang-format off */
 static const char *const names[] = {
 	[SIGHUP] = "HUP", [SIGINT] = "INT", [SIGQUIT] = "QUIT",
 	[SIGILL] = "ILL", [SIGTRAP] = "TRAP", [SIGABRT] = "ABRT",
@@ -27,6 +29,7 @@ static const char *const names[] = {
 	[SIGWINCH] = "WINCH", [SIGIO] = "IO", [SIGPWR] = "PWR",
 	[SIGSYS] = "SYS",
 };
+/* clang-format on */
 #define NSIGNAMES ((int)(sizeof(names) / sizeof(names[0])))
 
 /* Signal number for "TERM", "SIGTERM", "15"; -1 if unknown. */

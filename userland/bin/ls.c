@@ -24,8 +24,8 @@
 #include <unistd.h>
 
 struct entry {
-	char *name;		/* as shown */
-	char *path;		/* to stat and readlink */
+	char *name; /* as shown */
+	char *path; /* to stat and readlink */
 	struct stat st;
 };
 
@@ -123,8 +123,8 @@ static void print_long(struct entry *e, int n)
 		       (unsigned long)st->st_nlink, wu, st->st_uid, wg,
 		       st->st_gid, ws, size, when, e[i].name);
 		if (S_ISLNK(st->st_mode)) {
-			ssize_t len = readlink(e[i].path, target,
-					       sizeof(target) - 1);
+			ssize_t len =
+			    readlink(e[i].path, target, sizeof(target) - 1);
 
 			if (len < 0) {
 				warn("%s", e[i].path);
@@ -254,7 +254,7 @@ static void list_operands(char **paths, int n)
 
 int main(int argc, char **argv)
 {
-	static char *dot[] = { ".", NULL };
+	static char *dot[] = {".", NULL};
 	int c;
 
 	if (argc > 1 && strcmp(argv[1], "--help") == 0)

@@ -52,7 +52,7 @@ static int parse(const char *s, struct timespec *ts)
 
 int main(int argc, char **argv)
 {
-	struct timespec total = { 0, 0 }, one;
+	struct timespec total = {0, 0}, one;
 	int i;
 
 	if (argc < 2)

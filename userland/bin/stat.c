@@ -25,20 +25,20 @@
 #include <time.h>
 #include <unistd.h>
 
-#define DEFAULT_HEAD \
-	"  File: %N\n" \
-	"  Size: %-10s\tBlocks: %-10b IO Block: %-6o %F\n" \
+#define DEFAULT_HEAD                                                           \
+	"  File: %N\n"                                                         \
+	"  Size: %-10s\tBlocks: %-10b IO Block: %-6o %F\n"                     \
 	"Device: %Hd,%Ld\tInode: %-11i Links: "
-#define DEFAULT_TAIL \
-	"Access: (%04a/%10.10A)  Uid: (%5u/%8U)   Gid: (%5g/%8G)\n" \
-	"Access: %x\n" \
-	"Modify: %y\n" \
-	"Change: %z\n" \
+#define DEFAULT_TAIL                                                           \
+	"Access: (%04a/%10.10A)  Uid: (%5u/%8U)   Gid: (%5g/%8G)\n"            \
+	"Access: %x\n"                                                         \
+	"Modify: %y\n"                                                         \
+	"Change: %z\n"                                                         \
 	" Birth: %w"
 
 static const char default_format[] = DEFAULT_HEAD "%h\n" DEFAULT_TAIL;
 static const char default_device_format[] =
-	DEFAULT_HEAD "%-5h Device type: %Hr,%Lr\n" DEFAULT_TAIL;
+    DEFAULT_HEAD "%-5h Device type: %Hr,%Lr\n" DEFAULT_TAIL;
 
 static const char *file_type(const struct stat *st)
 {
@@ -130,8 +130,9 @@ static int directive(char prefix, char conv, const char *name,
 		snprintf(s, len, "%s", name);
 		return 0;
 	case 'N':
-		n = S_ISLNK(st->st_mode) ?
-			readlink(name, target, sizeof(target) - 1) : -1;
+		n = S_ISLNK(st->st_mode)
+			? readlink(name, target, sizeof(target) - 1)
+			: -1;
 		if (n >= 0) {
 			target[n] = '\0';
 			snprintf(s, len, "%s -> %s", name, target);
@@ -177,20 +178,47 @@ static int directive(char prefix, char conv, const char *name,
 		return 0;
 	}
 	switch (conv) {
-	case 's': *num = (unsigned long long)st->st_size; break;
-	case 'b': *num = (unsigned long long)st->st_blocks; break;
-	case 'B': *num = 512; break;
-	case 'o': *num = (unsigned long long)st->st_blksize; break;
-	case 'h': *num = st->st_nlink; break;
-	case 'i': *num = st->st_ino; break;
-	case 'u': *num = st->st_uid; break;
-	case 'g': *num = st->st_gid; break;
-	case 'd': *num = st->st_dev; break;
-	case 'X': *num = (unsigned long long)st->st_atime; break;
-	case 'Y': *num = (unsigned long long)st->st_mtime; break;
-	case 'Z': *num = (unsigned long long)st->st_ctime; break;
-	case 'W': *num = 0; break;
-	default: return -1;
+	case 's':
+		*num = (unsigned long long)st->st_size;
+		break;
+	case 'b':
+		*num = (unsigned long long)st->st_blocks;
+		break;
+	case 'B':
+		*num = 512;
+		break;
+	case 'o':
+		*num = (unsigned long long)st->st_blksize;
+		break;
+	case 'h':
+		*num = st->st_nlink;
+		break;
+	case 'i':
+		*num = st->st_ino;
+		break;
+	case 'u':
+		*num = st->st_uid;
+		break;
+	case 'g':
+		*num = st->st_gid;
+		break;
+	case 'd':
+		*num = st->st_dev;
+		break;
+	case 'X':
+		*num = (unsigned long long)st->st_atime;
+		break;
+	case 'Y':
+		*num = (unsigned long long)st->st_mtime;
+		break;
+	case 'Z':
+		*num = (unsigned long long)st->st_ctime;
+		break;
+	case 'W':
+		*num = 0;
+		break;
+	default:
+		return -1;
 	}
 	return 1;
 }
@@ -251,8 +279,8 @@ static void format(const char *f, const char *name, const struct stat *st)
 			prefix = *f++;
 		if (!*f)
 			break;
-		emit(spec, (size_t)(f - spec - (prefix != 0)), prefix, *f,
-		     name, st);
+		emit(spec, (size_t)(f - spec - (prefix != 0)), prefix, *f, name,
+		     st);
 		f++;
 	}
 	putchar('\n');
@@ -269,7 +297,8 @@ int main(int argc, char **argv)
 		} else if (c == 'c') {
 			fmt = optarg;
 		} else {
-			fprintf(stderr, "usage: stat [-L] [-c FORMAT] FILE...\n");
+			fprintf(stderr,
+				"usage: stat [-L] [-c FORMAT] FILE...\n");
 			return 1;
 		}
 	}

@@ -21,13 +21,14 @@
 #include <unistd.h>
 
 struct size_spec {
-	char op;		/* 0 (absolute) or one of + - < > / % */
+	char op; /* 0 (absolute) or one of + - < > / % */
 	long long n;
 };
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: truncate [-c] -s [+-<>/%%]SIZE[KMGT] FILE...\n");
+	fprintf(stderr,
+		"usage: truncate [-c] -s [+-<>/%%]SIZE[KMGT] FILE...\n");
 	exit(1);
 }
 
@@ -96,8 +97,8 @@ static long long new_size(const struct size_spec *sz, long long cur)
 static int truncate_one(const char *path, const struct size_spec *sz,
 			int create)
 {
-	int fd = open(path, O_WRONLY | O_NONBLOCK | (create ? O_CREAT : 0),
-		      0666);
+	int fd =
+	    open(path, O_WRONLY | O_NONBLOCK | (create ? O_CREAT : 0), 0666);
 	struct stat st;
 	long long size;
 

@@ -19,12 +19,24 @@ int main(int argc, char **argv)
 
 	while ((c = getopt(argc, argv, "asnrvm")) != -1) {
 		switch (c) {
-		case 'a': want |= F_S | F_N | F_R | F_V | F_M; break;
-		case 's': want |= F_S; break;
-		case 'n': want |= F_N; break;
-		case 'r': want |= F_R; break;
-		case 'v': want |= F_V; break;
-		case 'm': want |= F_M; break;
+		case 'a':
+			want |= F_S | F_N | F_R | F_V | F_M;
+			break;
+		case 's':
+			want |= F_S;
+			break;
+		case 'n':
+			want |= F_N;
+			break;
+		case 'r':
+			want |= F_R;
+			break;
+		case 'v':
+			want |= F_V;
+			break;
+		case 'm':
+			want |= F_M;
+			break;
 		default:
 			fprintf(stderr, "usage: uname [-asnrvm]\n");
 			return 1;

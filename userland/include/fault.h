@@ -31,10 +31,10 @@
 #include <ucontext.h>
 
 struct fault {
-	int signo;		/* 0 if no fault happened */
-	int code;		/* si_code */
-	void *addr;		/* si_addr */
-	void *ip;		/* rip at the fault */
+	int signo; /* 0 if no fault happened */
+	int code; /* si_code */
+	void *addr; /* si_addr */
+	void *ip; /* rip at the fault */
 };
 
 /* The probe instructions (defined in the asm block below). */
@@ -90,7 +90,7 @@ static inline void fault_handler(int sig, siginfo_t *si, void *ctx)
 
 static inline void fault_install(void)
 {
-	static const int sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL };
+	static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 	struct sigaction sa;
 	size_t i;
 

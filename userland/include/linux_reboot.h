@@ -11,10 +11,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define LINUX_REBOOT_MAGIC1		0xfee1dead
-#define LINUX_REBOOT_MAGIC2		672274793
-#define LINUX_REBOOT_CMD_RESTART	0x01234567
-#define LINUX_REBOOT_CMD_POWER_OFF	0x4321fedc
+#define LINUX_REBOOT_MAGIC1 0xfee1dead
+#define LINUX_REBOOT_MAGIC2 672274793
+#define LINUX_REBOOT_CMD_RESTART 0x01234567
+#define LINUX_REBOOT_CMD_POWER_OFF 0x4321fedc
 
 /* Returns only on failure: -1 with errno. */
 static inline int linux_reboot(unsigned int cmd)

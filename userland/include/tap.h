@@ -49,8 +49,8 @@ static inline void tap_write(const char *buf, size_t len)
 	}
 }
 
-static inline __attribute__((format(printf, 1, 2)))
-void tap_printf(const char *fmt, ...)
+static inline __attribute__((format(printf, 1, 2))) void
+tap_printf(const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -91,8 +91,8 @@ static inline int tap_result(int pass, const char *why, const char *fmt,
 	return pass;
 }
 
-static inline __attribute__((format(printf, 3, 4)))
-int tap_ok(int pass, const char *expr, const char *fmt, ...)
+static inline __attribute__((format(printf, 3, 4))) int
+tap_ok(int pass, const char *expr, const char *fmt, ...)
 {
 	char why[256];
 	va_list ap;
@@ -106,8 +106,8 @@ int tap_ok(int pass, const char *expr, const char *fmt, ...)
 }
 #define ok(cond, ...) tap_ok(!!(cond), #cond, __VA_ARGS__)
 
-static inline __attribute__((format(printf, 3, 4)))
-int is_long(long got, long want, const char *fmt, ...)
+static inline __attribute__((format(printf, 3, 4))) int
+is_long(long got, long want, const char *fmt, ...)
 {
 	char why[128];
 	va_list ap;
@@ -121,8 +121,8 @@ int is_long(long got, long want, const char *fmt, ...)
 }
 #define is_int(got, want, ...) is_long((long)(got), (long)(want), __VA_ARGS__)
 
-static inline __attribute__((format(printf, 3, 4)))
-int is_ptr(const void *got, const void *want, const char *fmt, ...)
+static inline __attribute__((format(printf, 3, 4))) int
+is_ptr(const void *got, const void *want, const char *fmt, ...)
 {
 	char why[128];
 	va_list ap;
@@ -135,8 +135,8 @@ int is_ptr(const void *got, const void *want, const char *fmt, ...)
 	return r;
 }
 
-static inline __attribute__((format(printf, 3, 4)))
-int is_str(const char *got, const char *want, const char *fmt, ...)
+static inline __attribute__((format(printf, 3, 4))) int
+is_str(const char *got, const char *want, const char *fmt, ...)
 {
 	char why[256];
 	va_list ap;
@@ -153,19 +153,42 @@ int is_str(const char *got, const char *want, const char *fmt, ...)
 /* Symbolic names make failures readable without errno.h at hand. */
 static inline const char *tap_errname(int e)
 {
-	static const struct { int e; const char *name; } names[] = {
-		{ 0, "0" }, { EPERM, "EPERM" }, { ENOENT, "ENOENT" },
-		{ ESRCH, "ESRCH" }, { EINTR, "EINTR" }, { EIO, "EIO" },
-		{ E2BIG, "E2BIG" }, { ENOEXEC, "ENOEXEC" }, { EBADF, "EBADF" },
-		{ ECHILD, "ECHILD" }, { EAGAIN, "EAGAIN" }, { ENOMEM, "ENOMEM" },
-		{ EACCES, "EACCES" }, { EFAULT, "EFAULT" }, { EBUSY, "EBUSY" },
-		{ EEXIST, "EEXIST" }, { ENOTDIR, "ENOTDIR" },
-		{ EISDIR, "EISDIR" }, { EINVAL, "EINVAL" }, { EMFILE, "EMFILE" },
-		{ ENOTTY, "ENOTTY" }, { EFBIG, "EFBIG" }, { ENOSPC, "ENOSPC" },
-		{ ESPIPE, "ESPIPE" }, { EROFS, "EROFS" }, { EPIPE, "EPIPE" },
-		{ ERANGE, "ERANGE" }, { ENAMETOOLONG, "ENAMETOOLONG" },
-		{ ENOSYS, "ENOSYS" }, { ENOTEMPTY, "ENOTEMPTY" },
-		{ ELOOP, "ELOOP" }, { EOVERFLOW, "EOVERFLOW" },
+	static const struct {
+		int e;
+		const char *name;
+	} names[] = {
+	    {0, "0"},
+	    {EPERM, "EPERM"},
+	    {ENOENT, "ENOENT"},
+	    {ESRCH, "ESRCH"},
+	    {EINTR, "EINTR"},
+	    {EIO, "EIO"},
+	    {E2BIG, "E2BIG"},
+	    {ENOEXEC, "ENOEXEC"},
+	    {EBADF, "EBADF"},
+	    {ECHILD, "ECHILD"},
+	    {EAGAIN, "EAGAIN"},
+	    {ENOMEM, "ENOMEM"},
+	    {EACCES, "EACCES"},
+	    {EFAULT, "EFAULT"},
+	    {EBUSY, "EBUSY"},
+	    {EEXIST, "EEXIST"},
+	    {ENOTDIR, "ENOTDIR"},
+	    {EISDIR, "EISDIR"},
+	    {EINVAL, "EINVAL"},
+	    {EMFILE, "EMFILE"},
+	    {ENOTTY, "ENOTTY"},
+	    {EFBIG, "EFBIG"},
+	    {ENOSPC, "ENOSPC"},
+	    {ESPIPE, "ESPIPE"},
+	    {EROFS, "EROFS"},
+	    {EPIPE, "EPIPE"},
+	    {ERANGE, "ERANGE"},
+	    {ENAMETOOLONG, "ENAMETOOLONG"},
+	    {ENOSYS, "ENOSYS"},
+	    {ENOTEMPTY, "ENOTEMPTY"},
+	    {ELOOP, "ELOOP"},
+	    {EOVERFLOW, "EOVERFLOW"},
 	};
 	static char other[16];
 	size_t i;
@@ -179,8 +202,8 @@ static inline const char *tap_errname(int e)
 
 /* ret is what a libc call or syscall() returned; errno is read here, so
  * call is_errno() directly on the call: is_errno(close(-1), EBADF, ...). */
-static inline __attribute__((format(printf, 3, 4)))
-int is_errno(long ret, int want, const char *fmt, ...)
+static inline __attribute__((format(printf, 3, 4))) int
+is_errno(long ret, int want, const char *fmt, ...)
 {
 	char why[160];
 	int got = errno;
@@ -191,16 +214,16 @@ int is_errno(long ret, int want, const char *fmt, ...)
 		snprintf(why, sizeof(why), "got -1/%s, want -1/%s",
 			 tap_errname(got), tap_errname(want));
 	else
-		snprintf(why, sizeof(why), "got %ld (success), want -1/%s",
-			 ret, tap_errname(want));
+		snprintf(why, sizeof(why), "got %ld (success), want -1/%s", ret,
+			 tap_errname(want));
 	va_start(ap, fmt);
 	r = tap_result(ret == -1 && got == want, why, fmt, ap);
 	va_end(ap);
 	return r;
 }
 
-static inline __attribute__((format(printf, 2, 3)))
-void skip(const char *reason, const char *fmt, ...)
+static inline __attribute__((format(printf, 2, 3))) void
+skip(const char *reason, const char *fmt, ...)
 {
 	char desc[512];
 	va_list ap;
@@ -212,8 +235,8 @@ void skip(const char *reason, const char *fmt, ...)
 	tap_printf("ok %d - %s # SKIP %s\n", tap_run, desc, reason);
 }
 
-static inline __attribute__((format(printf, 1, 2)))
-void diag(const char *fmt, ...)
+static inline __attribute__((format(printf, 1, 2))) void diag(const char *fmt,
+							      ...)
 {
 	char buf[512];
 	va_list ap;

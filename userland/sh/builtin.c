@@ -102,7 +102,7 @@ static int valid_name(const char *s, size_t len)
 static void print_export(const char *var)
 {
 	const char *eq = strchr(var, '=');
-	struct strbuf sb = { 0 };
+	struct strbuf sb = {0};
 	const char *p;
 
 	if (!eq)
@@ -157,28 +157,26 @@ static int bi_unset(int argc, char **argv)
 	return 0;
 }
 
-/* wait [PID]: for one background job, or for all of them. */
+/* wait [PID]: for one background job (its status), or for all of them
+ * (status 0, as POSIX says). */
 static int bi_wait(int argc, char **argv)
 {
-	int st, status = 0;
-	pid_t pid;
+	int st;
 
 	if (argc > 1)
 		return wait_child((pid_t)atoi(argv[1]));
-	while ((pid = waitpid(-1, &st, 0)) > 0 || errno == EINTR)
-		if (pid > 0)
-			status = WIFEXITED(st) ? WEXITSTATUS(st) :
-				 128 + WTERMSIG(st);
-	return status;
+	while (waitpid(-1, &st, 0) > 0 || errno == EINTR)
+		;
+	return 0;
 }
 
 static const struct {
 	const char *name;
 	builtin_fn fn;
 } builtins[] = {
-	{ ":", bi_true }, { "cd", bi_cd }, { "exit", bi_exit },
-	{ "export", bi_export }, { "pwd", bi_pwd }, { "unset", bi_unset },
-	{ "wait", bi_wait },
+    {":", bi_true},	   {"cd", bi_cd},   {"exit", bi_exit},
+    {"export", bi_export}, {"pwd", bi_pwd}, {"unset", bi_unset},
+    {"wait", bi_wait},
 };
 
 builtin_fn find_builtin(const char *name)

@@ -122,8 +122,9 @@ static int expand_command(struct command *c, struct fields *assign,
 
 			if (!v)
 				return -1;
-			fields_add(assign, sh_strndup(c->words[i],
-						      (size_t)(eq - c->words[i])));
+			fields_add(assign,
+				   sh_strndup(c->words[i],
+					      (size_t)(eq - c->words[i])));
 			fields_add(assign, v);
 		} else if (expand_word(c->words[i], 0, args) < 0) {
 			return -1;
@@ -147,7 +148,7 @@ static void assign_all(struct fields *assign)
  */
 static int run_simple(struct command *c, int in_child)
 {
-	struct fields assign = { 0 }, args = { 0 };
+	struct fields assign = {0}, args = {0};
 	struct saved_fd save[MAX_SAVED];
 	int nsave = 0, status;
 	builtin_fn fn;
@@ -201,7 +202,7 @@ static int run_pipeline(struct pipeline *p)
 		return p->bang ? !status : status;
 	}
 	for (i = 0; i < n; i++) {
-		int fds[2] = { -1, -1 };
+		int fds[2] = {-1, -1};
 
 		if (i + 1 < n && pipe(fds) < 0) {
 			sh_error("pipe: %s", strerror(errno));

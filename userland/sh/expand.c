@@ -27,15 +27,16 @@
 
 struct field {
 	struct strbuf text, pat;
-	int started;		/* something (maybe "") is in the field */
-	int glob;		/* an unquoted glob character is in it */
+	int started; /* something (maybe "") is in the field */
+	int glob; /* an unquoted glob character is in it */
 };
 
 struct exp {
 	struct field f;
 	int flags;
 	struct fields *out;
-	int bad;		/* a bad substitution was seen */
+	int bad; /* a bad substitution was seen */
+	int split_literal; /* in ${X:-word}: word's plain blanks split too */
 };
 
 void fields_add(struct fields *f, char *s)
@@ -102,8 +103,10 @@ static const char *param(const char *name, size_t len, char *num)
 	char key[256];
 
 	if (len == 1 && strchr("?$!#", *name)) {
-		long v = *name == '?' ? last_status : *name == '$' ? sh_pid :
-			 *name == '!' ? last_bg_pid : posc;
+		long v = *name == '?'	? last_status
+			 : *name == '$' ? sh_pid
+			 : *name == '!' ? last_bg_pid
+					: posc;
 
 		if (*name == '!' && !last_bg_pid)
 			return "";
@@ -132,9 +135,10 @@ static void add_params(struct exp *e, char which, int quoted)
 
 	for (i = 0; i < posc; i++) {
 		if (i > 0) {
-			if (quoted && which == '@')
+			if (quoted && which == '@') {
 				end_field(e);
-			else if (quoted)
+				e->f.started = 1; /* "$@": "" stays a field */
+			} else if (quoted)
 				add_char(e, ' ', 1);
 			else
 				end_field(e);
@@ -191,7 +195,12 @@ static void expand_brace(struct exp *e, const char *p, const char *close,
 		return;
 	}
 	if (word && (!v || (*n == ':' && !*v))) {
+		/* Unquoted, the default is an expansion result: split it. */
+		int saved = e->split_literal;
+
+		e->split_literal = !quoted && !(e->flags & EXP_NOSPLIT);
 		expand_part(e, word, close, quoted);
+		e->split_literal = saved;
 		return;
 	}
 	if (v)
@@ -199,8 +208,8 @@ static void expand_brace(struct exp *e, const char *p, const char *close,
 }
 
 /* p at '$'; returns where the expansion ends. */
-static const char *expand_dollar(struct exp *e, const char *p,
-				 const char *end, int quoted)
+static const char *expand_dollar(struct exp *e, const char *p, const char *end,
+				 int quoted)
 {
 	const char *n = p + 1, *v;
 	char num[24];
@@ -226,7 +235,7 @@ static const char *expand_dollar(struct exp *e, const char *p,
 	}
 	while (n < end && is_name_char(*n, n == p + 1))
 		n++;
-	if (n == p + 1) {	/* a lone $ is literal */
+	if (n == p + 1) { /* a lone $ is literal */
 		add_char(e, '$', quoted);
 		return n;
 	}
@@ -264,6 +273,10 @@ static void expand_part(struct exp *e, const char *p, const char *end,
 			}
 		} else if (*p == '$') {
 			p = expand_dollar(e, p, end, quoted);
+		} else if (e->split_literal && !quoted &&
+			   (*p == ' ' || *p == '\t' || *p == '\n')) {
+			end_field(e);
+			p++;
 		} else {
 			add_char(e, *p++, quoted);
 		}
@@ -294,7 +307,7 @@ int expand_word(const char *raw, int flags, struct fields *out)
 /* One string, no splitting or globbing: assignments, redirections. */
 char *expand_one(const char *raw)
 {
-	struct fields f = { 0 };
+	struct fields f = {0};
 	int i;
 	size_t len = 0;
 	char *s;

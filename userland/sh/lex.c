@@ -17,7 +17,7 @@
 
 #include "sh.h"
 
-#define MORE_INPUT ((const char *)0)	/* skip_* : text ended first */
+#define MORE_INPUT ((const char *)0) /* skip_* : text ended first */
 
 const char *skip_squote(const char *p)
 {
@@ -113,12 +113,24 @@ static int plain_op(const char *p, enum tok_type *type)
 	if (p[0] == '|' && p[1] == '|')
 		return *type = T_OR, 2;
 	switch (p[0]) {
-	case '&': *type = T_AMP; return 1;
-	case '|': *type = T_PIPE; return 1;
-	case ';': *type = T_SEMI; return 1;
-	case '(': *type = T_LPAREN; return 1;
-	case ')': *type = T_RPAREN; return 1;
-	case '\n': *type = T_NEWLINE; return 1;
+	case '&':
+		*type = T_AMP;
+		return 1;
+	case '|':
+		*type = T_PIPE;
+		return 1;
+	case ';':
+		*type = T_SEMI;
+		return 1;
+	case '(':
+		*type = T_LPAREN;
+		return 1;
+	case ')':
+		*type = T_RPAREN;
+		return 1;
+	case '\n':
+		*type = T_NEWLINE;
+		return 1;
 	}
 	return 0;
 }
@@ -170,7 +182,7 @@ int lex(const char *src, struct token **toks, int *ntok)
 				for (t->fd = 0; p < d; p++)
 					t->fd = t->fd * 10 + (*p - '0');
 			else if (d > p)
-				t->fd = 10000;	/* too big: dup2 says EBADF */
+				t->fd = 10000; /* too big: dup2 says EBADF */
 			p = d + len;
 			continue;
 		}
@@ -192,10 +204,12 @@ int lex(const char *src, struct token **toks, int *ntok)
 const char *tok_name(const struct token *t)
 {
 	static const char *const names[] = {
-		[T_WORD] = "word", [T_NEWLINE] = "newline", [T_SEMI] = ";",
-		[T_AMP] = "&", [T_PIPE] = "|", [T_AND] = "&&", [T_OR] = "||",
-		[T_REDIR] = "redirection", [T_LPAREN] = "(",
-		[T_RPAREN] = ")", [T_END] = "end of file",
+	    [T_WORD] = "word",	     [T_NEWLINE] = "newline",
+	    [T_SEMI] = ";",	     [T_AMP] = "&",
+	    [T_PIPE] = "|",	     [T_AND] = "&&",
+	    [T_OR] = "||",	     [T_REDIR] = "redirection",
+	    [T_LPAREN] = "(",	     [T_RPAREN] = ")",
+	    [T_END] = "end of file",
 	};
 
 	return t->type == T_WORD ? t->text : names[t->type];

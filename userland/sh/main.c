@@ -35,7 +35,7 @@ char **posv;
 
 struct input {
 	int fd;
-	const char *str;	/* -c STRING, else NULL */
+	const char *str; /* -c STRING, else NULL */
 	size_t pos;
 	int bytewise;
 	char buf[4096];
@@ -47,11 +47,12 @@ static int input_getc(struct input *in)
 	ssize_t n;
 
 	if (in->str)
-		return in->str[in->pos] ? (unsigned char)in->str[in->pos++] : -1;
+		return in->str[in->pos] ? (unsigned char)in->str[in->pos++]
+					: -1;
 	if (in->bpos == in->blen) {
 		do
-			n = read(in->fd, in->buf, in->bytewise ? 1 :
-				 sizeof(in->buf));
+			n = read(in->fd, in->buf,
+				 in->bytewise ? 1 : sizeof(in->buf));
 		while (n < 0 && errno == EINTR);
 		if (n <= 0)
 			return -1;
@@ -86,7 +87,7 @@ static void reap_jobs(void)
 
 static int sh_loop(struct input *in)
 {
-	struct strbuf text = { 0 };
+	struct strbuf text = {0};
 
 	for (;;) {
 		struct token *toks;
@@ -96,8 +97,10 @@ static int sh_loop(struct input *in)
 		if (interactive) {
 			if (!text.len)
 				reap_jobs();
-			sh_print(2, "%s", text.len ? "> " :
-				 geteuid() == 0 ? "# " : "$ ");
+			sh_print(2, "%s",
+				 text.len	  ? "> "
+				 : geteuid() == 0 ? "# "
+						  : "$ ");
 		}
 		got = input_line(in, &text);
 		if (!got && !text.len)

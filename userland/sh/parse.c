@@ -16,13 +16,13 @@
 #include "sh.h"
 
 struct parser {
-	struct token *t;	/* current token */
+	struct token *t; /* current token */
 };
 
 static int syntax_error(struct parser *ps)
 {
 	if (ps->t->type == T_LPAREN || ps->t->type == T_RPAREN)
-		sh_error("syntax error: ( ) subshells are not supported");
+		sh_error("syntax error: ( ) subshells and $( ) are not supported");
 	else
 		sh_error("syntax error near unexpected '%s'", tok_name(ps->t));
 	return -1;
@@ -60,8 +60,8 @@ static int parse_command(struct parser *ps, struct command *c)
 
 			ps->t++;
 			if (ps->t->type != T_WORD)
-				return ps->t->type == T_END ? SH_MORE :
-				       syntax_error(ps);
+				return ps->t->type == T_END ? SH_MORE
+							    : syntax_error(ps);
 			r->fd = t->fd;
 			r->kind = t->redir;
 			r->target = ps->t->text;
@@ -119,9 +119,9 @@ static int parse_andor(struct parser *ps, struct andor *a)
 
 int parse(struct token *toks, int ntok, struct list *out)
 {
-	struct parser ps = { toks };
+	struct parser ps = {toks};
 
-	(void)ntok;	/* the list always ends with T_END */
+	(void)ntok; /* the list always ends with T_END */
 	int r;
 
 	memset(out, 0, sizeof(*out));

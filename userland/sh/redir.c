@@ -47,10 +47,10 @@ static int save_fd(int fd, struct saved_fd *save, int *nsave)
 static int source_fd(struct redir *r, const char *target)
 {
 	static const int flags[] = {
-		[R_IN] = O_RDONLY,
-		[R_OUT] = O_WRONLY | O_CREAT | O_TRUNC,
-		[R_APPEND] = O_WRONLY | O_CREAT | O_APPEND,
-		[R_RDWR] = O_RDWR | O_CREAT,
+	    [R_IN] = O_RDONLY,
+	    [R_OUT] = O_WRONLY | O_CREAT | O_TRUNC,
+	    [R_APPEND] = O_WRONLY | O_CREAT | O_APPEND,
+	    [R_RDWR] = O_RDWR | O_CREAT,
 	};
 	char *end;
 	long n;
@@ -76,9 +76,11 @@ int apply_redirs(struct redir *r, struct saved_fd *save, int *nsave)
 {
 	for (; r; r = r->next) {
 		int dup = r->kind == R_DUPIN || r->kind == R_DUPOUT;
-		int fd = r->fd >= 0 ? r->fd :
-			 (r->kind == R_IN || r->kind == R_RDWR ||
-			  r->kind == R_DUPIN) ? 0 : 1;
+		int fd = r->fd >= 0 ? r->fd
+			 : (r->kind == R_IN || r->kind == R_RDWR ||
+			    r->kind == R_DUPIN)
+			     ? 0
+			     : 1;
 		char *target = expand_one(r->target);
 		int src;
 

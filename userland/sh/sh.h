@@ -20,13 +20,13 @@
 #include <sys/types.h>
 
 /* ---- util.c ---- */
-void *sh_alloc(size_t n);		/* arena: zeroed, freed by arena_reset */
+void *sh_alloc(size_t n); /* arena: zeroed, freed by arena_reset */
 char *sh_strndup(const char *s, size_t n);
 char *sh_strdup(const char *s);
 void arena_reset(void);
 void sh_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void sh_print(int fd, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 /* A growable string on malloc (input lines survive arena resets). */
 struct strbuf {
@@ -37,46 +37,55 @@ void sb_addc(struct strbuf *sb, char c);
 void sb_adds(struct strbuf *sb, const char *s, size_t n);
 
 /* ---- shell state (main.c) ---- */
-extern int last_status;			/* $? */
-extern int interactive;			/* prompts, ignores SIGINT */
-extern pid_t sh_pid;			/* $$ */
-extern pid_t last_bg_pid;		/* $! */
-extern const char *sh_name;		/* $0 */
-extern int posc;			/* $# */
-extern char **posv;			/* $1 ... */
-int sh_run_file(const char *path, char **argv);	/* in a child: never returns */
+extern int last_status; /* $? */
+extern int interactive; /* prompts, ignores SIGINT */
+extern pid_t sh_pid; /* $$ */
+extern pid_t last_bg_pid; /* $! */
+extern const char *sh_name; /* $0 */
+extern int posc; /* $# */
+extern char **posv; /* $1 ... */
+int sh_run_file(const char *path, char **argv); /* in a child: never returns */
 
 /* ---- lex.c ---- */
 enum tok_type {
-	T_WORD, T_NEWLINE, T_SEMI, T_AMP, T_PIPE, T_AND, T_OR,
-	T_REDIR, T_LPAREN, T_RPAREN, T_END,
+	T_WORD,
+	T_NEWLINE,
+	T_SEMI,
+	T_AMP,
+	T_PIPE,
+	T_AND,
+	T_OR,
+	T_REDIR,
+	T_LPAREN,
+	T_RPAREN,
+	T_END,
 };
 enum redir_kind { R_IN, R_OUT, R_APPEND, R_RDWR, R_DUPIN, R_DUPOUT };
 
 struct token {
 	enum tok_type type;
-	char *text;		/* T_WORD: raw text, quotes and all */
-	int fd;			/* T_REDIR: the N in N>, or -1 */
-	enum redir_kind redir;	/* T_REDIR */
+	char *text; /* T_WORD: raw text, quotes and all */
+	int fd; /* T_REDIR: the N in N>, or -1 */
+	enum redir_kind redir; /* T_REDIR */
 };
 
-#define SH_MORE (-2)		/* input ends inside a construct: read more */
+#define SH_MORE (-2) /* input ends inside a construct: read more */
 int lex(const char *src, struct token **toks, int *ntok);
-const char *skip_squote(const char *p);	/* p at ' ; returns past the ' */
-const char *skip_dquote(const char *p);	/* p at " ; returns past the " */
-const char *skip_brace(const char *p);	/* p at { ; returns past the } */
+const char *skip_squote(const char *p); /* p at ' ; returns past the ' */
+const char *skip_dquote(const char *p); /* p at " ; returns past the " */
+const char *skip_brace(const char *p); /* p at { ; returns past the } */
 const char *tok_name(const struct token *t);
 
 /* ---- parse.c ---- */
 struct redir {
-	int fd;			/* -1: the default for the kind */
+	int fd; /* -1: the default for the kind */
 	enum redir_kind kind;
-	char *target;		/* raw word */
+	char *target; /* raw word */
 	struct redir *next;
 };
 
 struct command {
-	char **words;		/* raw words, assignments first */
+	char **words; /* raw words, assignments first */
 	int nwords;
 	struct redir *redirs;
 };
@@ -84,14 +93,14 @@ struct command {
 struct pipeline {
 	struct command *cmds;
 	int ncmds;
-	int bang;		/* "! pipeline": invert the status */
+	int bang; /* "! pipeline": invert the status */
 };
 
 struct andor {
 	struct pipeline *pipes;
-	enum tok_type *ops;	/* ops[i] joins pipes[i] and pipes[i+1] */
+	enum tok_type *ops; /* ops[i] joins pipes[i] and pipes[i+1] */
 	int npipes;
-	int background;		/* ended by & */
+	int background; /* ended by & */
 };
 
 struct list {
@@ -106,16 +115,16 @@ struct fields {
 	char **v;
 	int n, cap;
 };
-#define EXP_NOSPLIT 1		/* one field: no field splitting, no glob */
+#define EXP_NOSPLIT 1 /* one field: no field splitting, no glob */
 int expand_word(const char *raw, int flags, struct fields *out);
-char *expand_one(const char *raw);	/* NULL on a bad substitution */
+char *expand_one(const char *raw); /* NULL on a bad substitution */
 void fields_add(struct fields *f, char *s);
 int is_assignment(const char *word);
 
 /* ---- redir.c ---- */
 struct saved_fd {
 	int fd;
-	int copy;		/* -1: fd was closed before */
+	int copy; /* -1: fd was closed before */
 };
 #define MAX_SAVED 16
 int apply_redirs(struct redir *r, struct saved_fd *save, int *nsave);

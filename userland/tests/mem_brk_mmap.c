@@ -80,7 +80,8 @@ static void test_brk(void)
 	is_ptr(cur, base + PAGE, "brk shrinks the heap to one page");
 	ok(probe_load(base + 2 * PAGE, &f) && f.signo == SIGSEGV,
 	   "a page freed by shrinking brk faults with SIGSEGV");
-	is_int(base[PAGE - 1], 7, "the page kept below the break kept its data");
+	is_int(base[PAGE - 1], 7,
+	       "the page kept below the break kept its data");
 	cur = sys_brk(start - 64 * PAGE);
 	is_ptr(cur, base + PAGE,
 	       "brk below the start fails, returning the current break");
@@ -89,7 +90,7 @@ static void test_brk(void)
 
 static void test_mmap_sizes(void)
 {
-	static const size_t sizes[] = { 1, 16, 1024 };
+	static const size_t sizes[] = {1, 16, 1024};
 	struct fault f;
 	size_t i;
 
@@ -133,7 +134,7 @@ static void test_mprotect(void)
 	is_int(mprotect(p + PAGE, PAGE, PROT_READ | PROT_WRITE), 0,
 	       "mprotect back to PROT_READ|PROT_WRITE works");
 	ok(p[PAGE + 10] == 'a' && !probe_store(p + PAGE + 10, &f) &&
-	   p[PAGE + 10] == 0x5a,
+	       p[PAGE + 10] == 0x5a,
 	   "the data survived and the store now works");
 	munmap(p, 2 * PAGE);
 }
@@ -147,10 +148,12 @@ static void test_mmap_einval(void)
 	is_errno(r, EINVAL, "mmap of length 0 fails with EINVAL");
 	r = syscall(SYS_mmap, (void *)0x10000123, PAGE, PROT_READ,
 		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-	is_errno(r, EINVAL, "mmap MAP_FIXED at an unaligned address fails "
+	is_errno(r, EINVAL,
+		 "mmap MAP_FIXED at an unaligned address fails "
 		 "with EINVAL");
 	r = syscall(SYS_mmap, NULL, PAGE, PROT_READ, MAP_ANONYMOUS, -1, 0);
-	is_errno(r, EINVAL, "mmap without MAP_PRIVATE or MAP_SHARED fails "
+	is_errno(r, EINVAL,
+		 "mmap without MAP_PRIVATE or MAP_SHARED fails "
 		 "with EINVAL");
 }
 
@@ -164,8 +167,7 @@ static int recurse(int depth)
 	frame[sizeof(frame) - 1] = (char)depth;
 	if (depth == 0)
 		return frame[0];
-	return recurse(depth - 1) + frame[sizeof(frame) - 1] - (char)depth +
-	       1;
+	return recurse(depth - 1) + frame[sizeof(frame) - 1] - (char)depth + 1;
 }
 
 int main(void)
@@ -177,6 +179,7 @@ int main(void)
 	test_mmap_sizes();
 	test_mprotect();
 	test_mmap_einval();
-	is_int(recurse(1100), 1100, "a 1100 KiB deep recursion grows the stack");
+	is_int(recurse(1100), 1100,
+	       "a 1100 KiB deep recursion grows the stack");
 	return done_testing();
 }

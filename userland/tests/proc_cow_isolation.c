@@ -37,7 +37,7 @@ struct regions {
 };
 
 static const char *const region_name[NREGION] = {
-	"global", "stack", "small heap", "large heap", "MAP_PRIVATE",
+    "global", "stack", "small heap", "large heap", "MAP_PRIVATE",
 };
 
 static void fill(struct regions *r, char c)
@@ -140,7 +140,8 @@ int main(void)
 	for (i = 0; i < NREGION; i++)
 		ok(!(bad & (1 << i)),
 		   "the parent does not see the child's write to its %s "
-		   "memory", region_name[i]);
+		   "memory",
+		   region_name[i]);
 	ok(!(bad & (1 << NREGION)),
 	   "the parent sees the child's write to the MAP_SHARED page");
 	fill(&r, 'Q');
@@ -155,7 +156,8 @@ int main(void)
 	for (i = 0; i < NREGION; i++)
 		ok(!(bad & (1 << i)),
 		   "the child does not see the parent's write to its %s "
-		   "memory", region_name[i]);
+		   "memory",
+		   region_name[i]);
 	ok(!(bad & (1 << NREGION)),
 	   "the child sees the parent's write to the MAP_SHARED page");
 	return done_testing();

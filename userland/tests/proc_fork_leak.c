@@ -73,8 +73,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < CYCLES; i++)
 		good += cycle();
 	after = memfree_kb();
-	is_int(good, CYCLES, "%d fork + exit(0) + wait cycles succeed",
-	       CYCLES);
+	is_int(good, CYCLES, "%d fork + exit(0) + wait cycles succeed", CYCLES);
 	if (before < 0 || after < 0) {
 		skip("no MemFree in /proc/meminfo",
 		     "MemFree after the cycles is within %d KiB of before",
@@ -86,7 +85,8 @@ int main(int argc, char **argv)
 	if (strict)
 		ok(after >= before - SLACK_KB,
 		   "MemFree after the cycles is within %d KiB of before "
-		   "(%ld -> %ld kB)", SLACK_KB, before, after);
+		   "(%ld -> %ld kB)",
+		   SLACK_KB, before, after);
 	else
 		skip("only checked with --strict",
 		     "MemFree after the cycles is within %d KiB of before",

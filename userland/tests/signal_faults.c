@@ -55,8 +55,8 @@ static void test_kernel_store(void)
 
 static void test_readonly_store(void)
 {
-	char *p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
-		       -1, 0);
+	char *p =
+	    mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	struct fault f;
 
 	if (!ok(p != MAP_FAILED, "a PROT_READ page can be mapped"))
