@@ -41,8 +41,9 @@ void syscall_init(void)
 	wrmsr(MSR_STAR, ((u64)(__USER32_CS & ~3) << 48) |
 				((u64)__KERNEL_CS << 32));
 	wrmsr(MSR_LSTAR, (unsigned long)entry_SYSCALL_64);
-	/* Enter with interrupts, direction and trap flags off. */
-	wrmsr(MSR_SYSCALL_MASK, X86_EFLAGS_IF | (1 << 10) | (1 << 8));
+	/* Enter with interrupts, direction, trap and AC (SMAP) flags off. */
+	wrmsr(MSR_SYSCALL_MASK,
+	      X86_EFLAGS_IF | X86_EFLAGS_AC | (1 << 10) | (1 << 8));
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
 	pr_info("syscall: %d system calls\n", n);
 }

@@ -9,6 +9,7 @@
  */
 #include <kernel/uaccess.h>
 #include <asm/ptrace.h>
+#include <asm/processor.h>
 
 #define EX_ENTRY(insn, fixup)                                             \
 	".section __ex_table, \"a\"\n\t.balign 8\n\t.quad " #insn ", "    \
@@ -18,12 +19,14 @@
 static unsigned long copy_user_generic(void *to, const void *from,
 				       unsigned long n)
 {
+	user_access_begin();
 	__asm__ volatile("1:\trep movsb\n"
 			 "2:\n\t"
 			 EX_ENTRY(1b, 2b)
 			 : "+c"(n), "+D"(to), "+S"(from)
 			 :
 			 : "memory");
+	user_access_end();
 	return n;
 }
 
@@ -51,12 +54,14 @@ unsigned long clear_user(void __user *to, unsigned long n)
 {
 	if (!access_ok(to, n))
 		return n;
+	user_access_begin();
 	__asm__ volatile("1:\trep stosb\n"
 			 "2:\n\t"
 			 EX_ENTRY(1b, 2b)
 			 : "+c"(n), "+D"(to)
 			 : "a"(0)
 			 : "memory");
+	user_access_end();
 	return n;
 }
 
@@ -66,12 +71,14 @@ static int get_user_byte(char *v, const char __user *p)
 	int err;
 	char c = 0;
 
+	user_access_begin();
 	__asm__ volatile("1:\tmovb (%[p]), %[c]\n\t"
 			 "xorl %[e], %[e]\n"
 			 "2:\n\t"
 			 EX_ENTRY(1b, 2b)
 			 : [e] "=&r"(err), [c] "+q"(c)
 			 : [p] "r"(p), "0"(-EFAULT));
+	user_access_end();
 	*v = c;
 	return err;
 }

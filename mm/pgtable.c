@@ -22,6 +22,7 @@
 
 pte_t *init_pgd;
 static bool page_allocator_ready;
+bool smap_enabled;	/* lib/usercopy.c brackets user accesses with stac/clac */
 
 static pte_t *alloc_table(void)
 {
@@ -100,8 +101,15 @@ static void enable_cpu_protections(void)
 		cpuid(7, 0, &a, &b, &c, &d);
 		if (b & (1 << 7))
 			cr4 |= X86_CR4_SMEP;	/* never run user pages */
+		if (b & (1 << 20)) {
+			cr4 |= X86_CR4_SMAP;	/* never touch them by accident */
+			smap_enabled = true;
+		}
 	}
 	write_cr4(cr4);
+	pr_info("paging: NX on, SMEP %s, SMAP %s\n",
+		cr4 & X86_CR4_SMEP ? "on" : "not supported",
+		cr4 & X86_CR4_SMAP ? "on" : "not supported");
 }
 
 void paging_init(void)

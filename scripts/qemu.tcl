@@ -61,7 +61,7 @@ proc pl_qemu_binary {} {
 # stdin/stdout with Ctrl-A as QEMU's escape key (Ctrl-A X quits); Ctrl-C
 # goes to the guest.  -nic none skips the option ROM of an unused NIC.
 proc pl_qemu_machine {} {
-	set args [list -accel [pl_accel] -m 64M -display none \
+	set args [list -accel [pl_accel] -cpu max -m 64M -display none \
 	    -serial mon:stdio -no-reboot -nic none \
 	    -device isa-debug-exit,iobase=0xf4,iosize=0x04]
 	if {[info exists ::env(PAGELAB_QEMU_FLAGS)]} {

@@ -23,6 +23,27 @@
 #define MSR_KERNEL_GS_BASE 0xc0000102
 
 #define X86_EFLAGS_IF (1UL << 9)
+#define X86_EFLAGS_AC (1UL << 18)
+
+/*
+ * SMAP: with CR4.SMAP on, the kernel faults on user pages unless
+ * RFLAGS.AC is set. user_access_begin/end set and clear it around the
+ * deliberate accesses (lib/usercopy.c), so a stray dereference of a user
+ * pointer anywhere else oopses instead of silently working.
+ */
+extern bool smap_enabled;
+
+static inline void user_access_begin(void)
+{
+	if (smap_enabled)
+		__asm__ volatile("stac" ::: "memory");
+}
+
+static inline void user_access_end(void)
+{
+	if (smap_enabled)
+		__asm__ volatile("clac" ::: "memory");
+}
 
 #define DEFINE_READ_CR(n)                                              \
 	static inline unsigned long read_cr##n(void)                   \

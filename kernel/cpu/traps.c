@@ -119,6 +119,9 @@ void exit_to_user_mode(struct pt_regs *regs);
 
 void do_interrupt(struct pt_regs *regs)
 {
+	/* An interrupted uaccess had AC set: not for the handler (iretq
+	 * restores it). */
+	user_access_end();
 	if (regs->vector < 32) {
 		/* Exceptions may sleep (a fault reading a page): allow
 		 * interrupts again if the interrupted code had them. */
