@@ -8,6 +8,7 @@
  * mode, GS holds the user's base: swapgs on the way in and out.
  */
 #include <asm/boot.h>
+#include <asm/calling.h>
 
 /* Vectors for which the CPU pushes an error code itself. */
 #define HAS_ERROR_CODE(n) ((n) == 8 || ((n) >= 10 && (n) <= 14) || \
@@ -21,41 +22,13 @@ interrupt_common:
 	testb $3, PT_CS(%rsp)
 	jz 1f
 	swapgs
-1:	pushq %rdi
-	pushq %rsi
-	pushq %rdx
-	pushq %rcx
-	pushq %rax
-	pushq %r8
-	pushq %r9
-	pushq %r10
-	pushq %r11
-	pushq %rbx
-	pushq %rbp
-	pushq %r12
-	pushq %r13
-	pushq %r14
-	pushq %r15
+1:	PUSH_REGS
 	cld
 	movq %rsp, %rdi
 	call do_interrupt
 	.globl ret_from_interrupt
 ret_from_interrupt:
-	popq %r15
-	popq %r14
-	popq %r13
-	popq %r12
-	popq %rbp
-	popq %rbx
-	popq %r11
-	popq %r10
-	popq %r9
-	popq %r8
-	popq %rax
-	popq %rcx
-	popq %rdx
-	popq %rsi
-	popq %rdi
+	POP_REGS
 	testb $3, PT_CS(%rsp)
 	jz 2f
 	swapgs

@@ -11,6 +11,7 @@
  */
 #include <kernel/percpu.h>
 #include <asm/desc.h>
+#include <asm/calling.h>
 
 #define VECTOR_SYSCALL 256
 
@@ -27,21 +28,7 @@ entry_SYSCALL_64:
 	pushq %rcx			/* rip */
 	pushq %rax			/* error_code: the syscall number */
 	pushq $VECTOR_SYSCALL		/* vector */
-	pushq %rdi
-	pushq %rsi
-	pushq %rdx
-	pushq %rcx
-	pushq %rax
-	pushq %r8
-	pushq %r9
-	pushq %r10
-	pushq %r11
-	pushq %rbx
-	pushq %rbp
-	pushq %r12
-	pushq %r13
-	pushq %r14
-	pushq %r15
+	PUSH_REGS
 	xorl %ebp, %ebp			/* user rbp means nothing to a backtrace */
 	movq %rsp, %rdi
 	sti
