@@ -14,6 +14,7 @@
 #include <kernel/string.h>
 #include <kernel/syscalls.h>
 #include <kernel/task_fs.h>
+#include <fs/fs.h>
 #include <kernel/uaccess.h>
 #include <kernel/elf.h>
 #include <mm/gfp.h>
@@ -36,7 +37,7 @@ struct linux_binprm {
 	size_t len;
 	int argc, envc;
 	const char *filename;
-	struct file *file;
+	struct file *file;	/* owned by mm once mm exists */
 	Elf64_Ehdr eh;
 	Elf64_Phdr *phdrs;
 	struct mm_struct *mm;
@@ -306,8 +307,6 @@ static void free_bprm(struct linux_binprm *bprm)
 {
 	if (bprm->mm)
 		mmput(bprm->mm);
-	if (bprm->file && !IS_ERR(bprm->file))
-		fput(bprm->file);
 	kfree(bprm->phdrs);
 	free_pages((unsigned long)bprm->buf, 5);
 }
@@ -330,11 +329,29 @@ static int __do_execve(struct linux_binprm *bprm_in,
 	if (err < 0)
 		goto out;
 	bprm.file = open_exec(bprm.filename);
-	err = IS_ERR(bprm.file) ? PTR_ERR(bprm.file) : check_elf(&bprm);
+	if (IS_ERR(bprm.file)) {
+		err = PTR_ERR(bprm.file);
+		bprm.file = NULL;
+		goto out;
+	}
+	err = deny_write_access(bprm.file);	/* ETXTBSY if open for write */
+	if (err) {
+		fput(bprm.file);
+		bprm.file = NULL;
+		goto out;
+	}
+	bprm.mm = mm_alloc();
+	if (!bprm.mm) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* From here the new mm owns the file and its write denial;
+	 * bprm.file only borrows it. */
+	set_mm_exe_file(bprm.mm, bprm.file);
+	err = check_elf(&bprm);
 	if (err)
 		goto out;
-	bprm.mm = mm_alloc();
-	err = bprm.mm ? load_elf_segments(&bprm) : -ENOMEM;
+	err = load_elf_segments(&bprm);
 	if (!err)
 		err = setup_stack(&bprm);
 	if (!err)

@@ -22,7 +22,7 @@
 #define __WALL 0x40000000
 #define __WCLONE 0x80000000
 
-extern struct list_head task_list;
+
 void release_task_stack(struct task_struct *t);
 void mm_release_vfork(struct task_struct *t);
 __noreturn void schedule_dead(void);

@@ -21,6 +21,8 @@
 #include <kernel/syscalls.h>
 #include <kernel/string.h>
 #include <kernel/time.h>
+#include <kernel/tty.h>
+#include <fs/fs.h>
 #include <kernel/version.h>
 #include <asm/desc.h>
 #include <asm/processor.h>
@@ -89,6 +91,7 @@ void start_kernel(u32 magic, u32 info_phys)
 	vga_init();
 	kmalloc_init();
 	pic_init();
+	tty_init();	/* claims IRQ 4; /dev/console's device numbers */
 	timer_init();
 	local_irq_enable();
 	pr_info("clock: tsc %lu.%03lu MHz, tick %d Hz\n", tsc_khz / 1000,
@@ -96,6 +99,7 @@ void start_kernel(u32 magic, u32 info_phys)
 
 	syscall_init();
 	sched_init();
+	vfs_init();	/* root ramfs, the initramfs, console fds for init */
 
 	failed = run_selftests();
 	pr_notice("pagelab: boot complete (%lu ms)\n",

@@ -424,7 +424,7 @@ static int kill_one(struct task_struct *t, int sig)
 	return send_sig_info(sig, &info, t);
 }
 
-extern struct list_head task_list;
+
 
 SYSCALL_DEFINE2(kill, pid_t, pid, int, sig)
 {

@@ -21,6 +21,8 @@
 #include <kernel/syscalls.h>
 #include <kernel/uaccess.h>
 #include <asm/processor.h>
+#include <fs/fs.h>
+#include <fs/file.h>
 
 struct mm_struct *mm_alloc(void)
 {
@@ -62,7 +64,19 @@ void mmput(struct mm_struct *mm)
 	}
 	free_pgtables(mm);
 	free_page((unsigned long)mm->pgd);
+	set_mm_exe_file(mm, NULL);
 	kfree(mm);
+}
+
+/* Replace mm's executable; takes over the caller's reference to file and
+ * its write denial. */
+void set_mm_exe_file(struct mm_struct *mm, struct file *file)
+{
+	if (mm->exe_file) {
+		allow_write_access(mm->exe_file);
+		fput(mm->exe_file);
+	}
+	mm->exe_file = file;
 }
 
 void switch_to_mm(struct mm_struct *mm)
@@ -370,7 +384,12 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	if (!mm)
 		return NULL;
 	memcpy(&mm->start_code, &old->start_code,
-	       sizeof(*mm) - offsetof(struct mm_struct, start_code));
+	       offsetof(struct mm_struct, exe_file) -
+		       offsetof(struct mm_struct, start_code));
+	/* The child runs the same program: one more reference and denial
+	 * (which cannot fail: writes are already denied). */
+	if (old->exe_file && !deny_write_access(old->exe_file))
+		mm->exe_file = get_file(old->exe_file);
 	list_for_each_entry(vma, &old->mmap, vm_list) {
 		new = vma_create(mm, vma->vm_start, vma->vm_end, vma->vm_flags);
 		if (!new)

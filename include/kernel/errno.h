@@ -44,6 +44,7 @@
 #define ELOOP 40
 #define ENODATA 61
 #define EOVERFLOW 75
+#define EOPNOTSUPP 95
 #define EUCLEAN 117
 #define EDQUOT 122
 

@@ -77,6 +77,7 @@ struct task_struct *get_current(void);
 #define current get_current()
 
 extern struct task_struct init_task;	/* pid 0: boot, then idle */
+extern struct list_head task_list;	/* every task but init_task */
 
 void sched_init(void);
 void schedule(void);

@@ -73,6 +73,9 @@ struct mm_struct {
 	unsigned long start_brk, brk, start_stack;
 	unsigned long mmap_base;	/* top of the mmap area; grows down */
 	unsigned long arg_start, arg_end, env_start, env_end;
+	/* The program this mm runs; writes to it are denied (ETXTBSY) while
+	 * any mm holds it. */
+	struct file *exe_file;
 };
 
 #define STACK_TOP 0x00007ffffffff000UL

@@ -27,6 +27,7 @@ void mmput(struct mm_struct *mm);
 /* fork: a copy-on-write duplicate of mm. NULL when out of memory. */
 struct mm_struct *dup_mm(struct mm_struct *old);
 void switch_to_mm(struct mm_struct *mm);
+void set_mm_exe_file(struct mm_struct *mm, struct file *file);
 
 /* The first VMA with vm_end > addr (it may start above addr), or NULL. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);

@@ -1,0 +1,135 @@
+/*
+ * fs/attr.c: changing inode attributes (size, mode, owner, times).
+ *
+ * notify_change is the one door: truncate, chmod, chown and utimes all
+ * build a struct iattr and call it with i_mutex held. It fills in ctime
+ * and the set-id clearing, then hands over to the file system's
+ * ->setattr, or does the generic inode_change_ok + inode_setattr.
+ *
+ * The checks come first and change nothing (inode_change_ok: who may;
+ * inode_newsize_ok: how big). That is the lesson of the new truncate
+ * sequence (DESIGN.md): a file system must be able to refuse before i_size
+ * moves. The old sequence (vmtruncate, ->truncate) arrives with
+ * mm/truncate.c; until then every ATTR_SIZE change goes through
+ * simple_setsize, the new-style generic helper.
+ */
+#include <fs/dcache.h>
+#include <fs/namei.h>
+#include <kernel/errno.h>
+#include <kernel/resource.h>
+#include <kernel/sched.h>
+#include <kernel/signal.h>
+
+static bool is_owner_or_cap(const struct inode *inode)
+{
+	return current->cred.fsuid == inode->i_uid || capable_fsowner();
+}
+
+int inode_change_ok(const struct inode *inode, struct iattr *attr)
+{
+	unsigned int ia_valid = attr->ia_valid;
+
+	if (ia_valid & ATTR_FORCE)
+		return 0;
+	/* Only root gives files away (CAP_CHOWN). */
+	if ((ia_valid & ATTR_UID) && attr->ia_uid != inode->i_uid &&
+	    !capable_fsowner())
+		return -EPERM;
+	/* The owner may pick a group it belongs to. */
+	if ((ia_valid & ATTR_GID) &&
+	    (current->cred.fsuid != inode->i_uid ||
+	     (!in_group_p(attr->ia_gid) && attr->ia_gid != inode->i_gid)) &&
+	    !capable_fsowner())
+		return -EPERM;
+	if (ia_valid & ATTR_MODE) {
+		if (!is_owner_or_cap(inode))
+			return -EPERM;
+		/* setgid on a file of a group we are not in is dropped. */
+		if (!in_group_p((ia_valid & ATTR_GID) ? attr->ia_gid
+						      : inode->i_gid) &&
+		    !capable_fsowner())
+			attr->ia_mode &= ~S_ISGID;
+	}
+	/* Explicit times need ownership; "now" was checked by the caller. */
+	if ((ia_valid & ATTR_TIMES_SET) && !is_owner_or_cap(inode))
+		return -EPERM;
+	return 0;
+}
+
+int inode_newsize_ok(const struct inode *inode, loff_t offset)
+{
+	if (offset < 0)
+		return -EINVAL;
+	if (inode->i_size < offset) {
+		unsigned long limit = current->rlim[RLIMIT_FSIZE].rlim_cur;
+
+		if (limit != RLIM_INFINITY && (unsigned long)offset > limit) {
+			send_sig_info(SIGXFSZ, NULL, current);
+			return -EFBIG;
+		}
+		if (offset > inode->i_sb->s_maxbytes)
+			return -EFBIG;
+	}
+	/* Shrinking: Linux refuses for active swap files (ETXTBSY). */
+	return 0;
+}
+
+int inode_setattr(struct inode *inode, const struct iattr *attr)
+{
+	unsigned int ia_valid = attr->ia_valid;
+
+	if ((ia_valid & ATTR_SIZE) && attr->ia_size != i_size_read(inode)) {
+		int err = simple_setsize(inode, attr->ia_size);
+
+		if (err)
+			return err;
+	}
+	if (ia_valid & ATTR_UID)
+		inode->i_uid = attr->ia_uid;
+	if (ia_valid & ATTR_GID)
+		inode->i_gid = attr->ia_gid;
+	if (ia_valid & ATTR_ATIME)
+		inode->i_atime = attr->ia_atime;
+	if (ia_valid & ATTR_MTIME)
+		inode->i_mtime = attr->ia_mtime;
+	if (ia_valid & ATTR_CTIME)
+		inode->i_ctime = attr->ia_ctime;
+	if (ia_valid & ATTR_MODE)
+		inode->i_mode = attr->ia_mode;
+	mark_inode_dirty(inode);
+	return 0;
+}
+
+int notify_change(struct dentry *dentry, struct iattr *attr)
+{
+	struct inode *inode = dentry->d_inode;
+	struct timespec64 now = current_time(inode);
+	unsigned int ia_valid = attr->ia_valid;
+
+	attr->ia_ctime = now;
+	if (!(ia_valid & ATTR_ATIME_SET))
+		attr->ia_atime = now;
+	if (!(ia_valid & ATTR_MTIME_SET))
+		attr->ia_mtime = now;
+	/* chown clears set-user-id, and set-group-id when group-executable. */
+	if (ia_valid & (ATTR_KILL_SUID | ATTR_KILL_SGID)) {
+		umode_t mode = inode->i_mode, kill = 0;
+
+		if ((ia_valid & ATTR_KILL_SUID) && (mode & S_ISUID))
+			kill |= S_ISUID;
+		if ((ia_valid & ATTR_KILL_SGID) &&
+		    (mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
+			kill |= S_ISGID;
+		if (kill) {
+			attr->ia_valid |= ATTR_MODE;
+			attr->ia_mode = (ia_valid & ATTR_MODE ? attr->ia_mode
+							      : mode) & ~kill;
+		}
+		attr->ia_valid &= ~(ATTR_KILL_SUID | ATTR_KILL_SGID);
+	}
+	if (!attr->ia_valid)
+		return 0;
+	if (inode->i_op && inode->i_op->setattr)
+		return inode->i_op->setattr(dentry, attr);
+	return simple_setattr(dentry, attr);
+}

@@ -1,0 +1,438 @@
+/*
+ * fs/dcache.c: the dentry cache.
+ *
+ * Roadmap: allocation (d_alloc: a negative child of a parent; d_make_root;
+ * d_alloc_pseudo), binding to inodes (d_instantiate, d_add), the hash that
+ * finds (parent, name) pairs (d_lookup, d_rehash, d_drop), reference
+ * counting (dget, dput: a dentry whose count drops to zero stays cached if
+ * it is positive and hashed, and is freed otherwise, releasing its inode
+ * and its parent), changes of name (d_delete after unlink, d_move after
+ * rename), and whole-tree walks (shrink_dcache_parent at umount, d_path).
+ *
+ * dcache_lock (one lock for everything, as Linux had until 2.6.38)
+ * protects the hash chains, d_subdirs/d_child, d_count, d_flags and the
+ * names. It is never held while calling a file system or iput().
+ */
+#include <fs/dcache.h>
+#include <fs/mount.h>
+#include <kernel/errno.h>
+#include <kernel/panic.h>
+#include <kernel/string.h>
+#include <mm/slab.h>
+
+DEFINE_SPINLOCK(dcache_lock);
+
+#define D_HASHBITS 8
+static struct list_head dentry_hashtable[1 << D_HASHBITS];
+
+/* FNV-1a: good enough spread for short names, and a few lines long. */
+unsigned int full_name_hash(const char *name, unsigned int len)
+{
+	unsigned int h = 2166136261u;
+
+	while (len--)
+		h = (h ^ (unsigned char)*name++) * 16777619u;
+	return h;
+}
+
+static struct list_head *d_hash(const struct dentry *parent, unsigned int hash)
+{
+	static bool ready;
+	unsigned long h;
+
+	if (unlikely(!ready)) {
+		for (size_t i = 0; i < ARRAY_SIZE(dentry_hashtable); i++)
+			INIT_LIST_HEAD(&dentry_hashtable[i]);
+		ready = true;
+	}
+	h = (hash ^ ((unsigned long)parent >> 4)) * 0x9e3779b97f4a7c15UL;
+	return &dentry_hashtable[h >> (64 - D_HASHBITS)];
+}
+
+static void d_free(struct dentry *dentry)
+{
+	if (dentry->d_name.name != dentry->d_iname)
+		kfree(dentry->d_name.name);
+	kfree(dentry);
+}
+
+static struct dentry *__d_alloc(struct super_block *sb,
+				const struct qstr *name)
+{
+	struct dentry *dentry = kzalloc(sizeof(*dentry), GFP_KERNEL);
+	char *dname = dentry ? dentry->d_iname : NULL;
+
+	if (!dentry)
+		return NULL;
+	if (name->len >= DNAME_INLINE_LEN) {
+		dname = kmalloc(name->len + 1, GFP_KERNEL);
+		if (!dname) {
+			kfree(dentry);
+			return NULL;
+		}
+	}
+	memcpy(dname, name->name, name->len);
+	dname[name->len] = '\0';
+	dentry->d_name.name = dname;
+	dentry->d_name.len = name->len;
+	dentry->d_name.hash = full_name_hash(dname, name->len);
+	dentry->d_count = 1;
+	dentry->d_parent = dentry;
+	dentry->d_sb = sb;
+	INIT_LIST_HEAD(&dentry->d_hash);
+	INIT_LIST_HEAD(&dentry->d_child);
+	INIT_LIST_HEAD(&dentry->d_subdirs);
+	return dentry;
+}
+
+struct dentry *d_alloc(struct dentry *parent, const struct qstr *name)
+{
+	struct dentry *dentry = __d_alloc(parent->d_sb, name);
+
+	if (!dentry)
+		return NULL;
+	spin_lock(&dcache_lock);
+	parent->d_count++;	/* a child keeps its parent */
+	dentry->d_parent = parent;
+	list_add_tail(&dentry->d_child, &parent->d_subdirs);
+	spin_unlock(&dcache_lock);
+	return dentry;
+}
+
+struct dentry *d_make_root(struct inode *inode)
+{
+	static const struct qstr slash = QSTR_INIT("/", 1);
+	struct dentry *root;
+
+	if (!inode)
+		return NULL;
+	root = __d_alloc(inode->i_sb, &slash);
+	if (!root) {
+		iput(inode);
+		return NULL;
+	}
+	root->d_inode = inode;
+	return root;
+}
+
+struct dentry *d_alloc_pseudo(struct super_block *sb, const struct qstr *name)
+{
+	struct dentry *dentry = __d_alloc(sb, name);
+
+	if (dentry)
+		dentry->d_flags |= DCACHE_DISCONNECTED;
+	return dentry;
+}
+
+void d_instantiate(struct dentry *dentry, struct inode *inode)
+{
+	spin_lock(&dcache_lock);
+	BUG_ON(dentry->d_inode);
+	dentry->d_inode = inode;
+	spin_unlock(&dcache_lock);
+}
+
+static void __d_rehash(struct dentry *dentry)
+{
+	list_add(&dentry->d_hash,
+		 d_hash(dentry->d_parent, dentry->d_name.hash));
+	dentry->d_flags |= DCACHE_HASHED;
+}
+
+static void __d_drop(struct dentry *dentry)
+{
+	if (dentry->d_flags & DCACHE_HASHED) {
+		list_del_init(&dentry->d_hash);
+		dentry->d_flags &= ~DCACHE_HASHED;
+	}
+}
+
+void d_rehash(struct dentry *dentry)
+{
+	spin_lock(&dcache_lock);
+	__d_rehash(dentry);
+	spin_unlock(&dcache_lock);
+}
+
+void d_drop(struct dentry *dentry)
+{
+	spin_lock(&dcache_lock);
+	__d_drop(dentry);
+	spin_unlock(&dcache_lock);
+}
+
+void d_add(struct dentry *dentry, struct inode *inode)
+{
+	d_instantiate(dentry, inode);
+	d_rehash(dentry);
+}
+
+struct dentry *d_lookup(struct dentry *parent, const struct qstr *name)
+{
+	unsigned int hash = full_name_hash(name->name, name->len);
+	struct dentry *dentry, *found = NULL;
+
+	spin_lock(&dcache_lock);
+	list_for_each_entry(dentry, d_hash(parent, hash), d_hash) {
+		if (dentry->d_parent != parent ||
+		    dentry->d_name.hash != hash ||
+		    dentry->d_name.len != name->len ||
+		    memcmp(dentry->d_name.name, name->name, name->len))
+			continue;
+		dentry->d_count++;
+		found = dentry;
+		break;
+	}
+	spin_unlock(&dcache_lock);
+	return found;
+}
+
+struct dentry *dget(struct dentry *dentry)
+{
+	if (dentry) {
+		spin_lock(&dcache_lock);
+		dentry->d_count++;
+		spin_unlock(&dcache_lock);
+	}
+	return dentry;
+}
+
+struct dentry *dget_parent(struct dentry *dentry)
+{
+	struct dentry *parent;
+
+	spin_lock(&dcache_lock);
+	parent = dentry->d_parent;
+	parent->d_count++;
+	spin_unlock(&dcache_lock);
+	return parent;
+}
+
+/*
+ * Drop a reference. At zero a positive hashed dentry stays cached (a later
+ * lookup finds it without the file system); any other dentry is freed,
+ * which releases its inode and its reference on its parent, so the parent
+ * may go next: the loop instead of recursion keeps the stack flat.
+ */
+void dput(struct dentry *dentry)
+{
+	while (dentry) {
+		struct dentry *parent;
+		struct inode *inode;
+
+		spin_lock(&dcache_lock);
+		BUG_ON(dentry->d_count <= 0);
+		if (--dentry->d_count ||
+		    ((dentry->d_flags & DCACHE_HASHED) && dentry->d_inode)) {
+			spin_unlock(&dcache_lock);
+			return;
+		}
+		__d_drop(dentry);
+		list_del_init(&dentry->d_child);
+		parent = d_is_root(dentry) ? NULL : dentry->d_parent;
+		inode = dentry->d_inode;
+		dentry->d_inode = NULL;
+		spin_unlock(&dcache_lock);
+		iput(inode);
+		d_free(dentry);
+		dentry = parent;
+	}
+}
+
+/*
+ * After a successful unlink or rmdir. If nobody else uses the dentry it
+ * turns negative at once (and the inode may go); otherwise it is unhashed
+ * so no new lookup finds it, and the users keep the inode alive (an open
+ * unlinked file) until their last dput.
+ */
+void d_delete(struct dentry *dentry)
+{
+	struct inode *inode = NULL;
+
+	spin_lock(&dcache_lock);
+	if (dentry->d_count == 1) {
+		inode = dentry->d_inode;
+		dentry->d_inode = NULL;
+	} else {
+		__d_drop(dentry);
+	}
+	spin_unlock(&dcache_lock);
+	iput(inode);
+}
+
+/* Exchange the names of two dentries, wherever each one is stored. */
+static void swap_names(struct dentry *a, struct dentry *b)
+{
+	bool a_inline = a->d_name.name == a->d_iname;
+	bool b_inline = b->d_name.name == b->d_iname;
+	char tmp[DNAME_INLINE_LEN];
+	struct qstr q = a->d_name;
+
+	if (a_inline && b_inline) {
+		memcpy(tmp, a->d_iname, DNAME_INLINE_LEN);
+		memcpy(a->d_iname, b->d_iname, DNAME_INLINE_LEN);
+		memcpy(b->d_iname, tmp, DNAME_INLINE_LEN);
+	} else if (a_inline) {	/* b's external name moves to a */
+		memcpy(b->d_iname, a->d_iname, DNAME_INLINE_LEN);
+		a->d_name.name = b->d_name.name;
+		b->d_name.name = b->d_iname;
+	} else if (b_inline) {
+		memcpy(a->d_iname, b->d_iname, DNAME_INLINE_LEN);
+		b->d_name.name = a->d_name.name;
+		a->d_name.name = a->d_iname;
+	} else {
+		a->d_name.name = b->d_name.name;
+		b->d_name.name = q.name;
+	}
+	a->d_name.len = b->d_name.len;
+	a->d_name.hash = b->d_name.hash;
+	b->d_name.len = q.len;
+	b->d_name.hash = q.hash;
+}
+
+/*
+ * dentry is renamed to target's place: it takes target's name and parent,
+ * and target (unhashed from now on) takes dentry's old ones, so that each
+ * parent keeps exactly the child references it had. Both directories'
+ * i_mutex are held by the caller.
+ */
+void d_move(struct dentry *dentry, struct dentry *target)
+{
+	struct dentry *old_parent;
+
+	spin_lock(&dcache_lock);
+	__d_drop(target);
+	__d_drop(dentry);
+	swap_names(dentry, target);
+	old_parent = dentry->d_parent;
+	dentry->d_parent = target->d_parent;
+	target->d_parent = old_parent;
+	list_del_init(&dentry->d_child);
+	list_del_init(&target->d_child);
+	list_add_tail(&dentry->d_child, &dentry->d_parent->d_subdirs);
+	list_add_tail(&target->d_child, &target->d_parent->d_subdirs);
+	__d_rehash(dentry);
+	spin_unlock(&dcache_lock);
+}
+
+/* An unused dentry with no children below parent (dcache_lock held). */
+static struct dentry *find_unused_leaf(struct dentry *parent)
+{
+	struct dentry *d;
+
+	list_for_each_entry(d, &parent->d_subdirs, d_child) {
+		if (!list_empty(&d->d_subdirs)) {
+			struct dentry *leaf = find_unused_leaf(d);
+
+			if (leaf)
+				return leaf;
+			continue;
+		}
+		if (d->d_count == 0)
+			return d;
+	}
+	return NULL;
+}
+
+void shrink_dcache_parent(struct dentry *root)
+{
+	for (;;) {
+		struct dentry *d;
+
+		spin_lock(&dcache_lock);
+		d = find_unused_leaf(root);
+		if (!d) {
+			spin_unlock(&dcache_lock);
+			return;
+		}
+		/* Take it and unhash it: the dput below then frees it. */
+		d->d_count = 1;
+		__d_drop(d);
+		spin_unlock(&dcache_lock);
+		dput(d);
+	}
+}
+
+/* dcache_lock held; recursion depth is the directory depth. */
+static void __d_genocide(struct dentry *parent)
+{
+	struct dentry *d;
+
+	list_for_each_entry(d, &parent->d_subdirs, d_child) {
+		if (!d->d_inode || (d->d_flags & DCACHE_CURSOR))
+			continue;
+		__d_genocide(d);
+		d->d_count--;
+	}
+}
+
+void d_genocide(struct dentry *root)
+{
+	spin_lock(&dcache_lock);
+	__d_genocide(root);
+	spin_unlock(&dcache_lock);
+}
+
+bool is_subdir(struct dentry *d, struct dentry *p)
+{
+	bool ret = false;
+
+	spin_lock(&dcache_lock);
+	for (;;) {
+		if (d == p) {
+			ret = true;
+			break;
+		}
+		if (d_is_root(d))
+			break;
+		d = d->d_parent;
+	}
+	spin_unlock(&dcache_lock);
+	return ret;
+}
+
+/* Put "/name" in front of *pos (which moves back); false if no room. */
+static bool prepend_name(char **pos, char *buf, const struct qstr *name)
+{
+	if (*pos - buf < (long)name->len + 1)
+		return false;
+	*pos -= name->len;
+	memcpy(*pos, name->name, name->len);
+	*--*pos = '/';
+	return true;
+}
+
+char *d_path(const struct path *path, const struct path *root, char *buf,
+	     int buflen)
+{
+	struct dentry *dentry = path->dentry;
+	struct vfsmount *mnt = path->mnt;
+	char *pos = buf + buflen;
+
+	if (buflen < 2)
+		return ERR_PTR(-ENAMETOOLONG);
+	*--pos = '\0';
+	spin_lock(&dcache_lock);
+	if (d_unhashed(dentry) && !d_is_root(dentry)) {
+		spin_unlock(&dcache_lock);
+		return ERR_PTR(-ENOENT);	/* unlinked: getcwd says so */
+	}
+	while (dentry != root->dentry || mnt != root->mnt) {
+		if (dentry == mnt->mnt_root || d_is_root(dentry)) {
+			if (mnt->mnt_parent == mnt)
+				break;	/* above the process root */
+			dentry = mnt->mnt_mountpoint;
+			mnt = mnt->mnt_parent;
+			continue;
+		}
+		if (!prepend_name(&pos, buf, &dentry->d_name)) {
+			spin_unlock(&dcache_lock);
+			return ERR_PTR(-ENAMETOOLONG);
+		}
+		dentry = dentry->d_parent;
+	}
+	spin_unlock(&dcache_lock);
+	if (!*pos)
+		*--pos = '/';
+	return pos;
+}

@@ -1,0 +1,344 @@
+/*
+ * fs/fdtable.c: file descriptor tables and the calls that edit them
+ * (close, dup, dup2, dup3, fcntl).
+ *
+ * A descriptor is taken in two steps, as in Linux: get_unused_fd_flags
+ * reserves the lowest free number (open_fds bit set, slot still NULL),
+ * the caller opens its file (which may fail or sleep), then fd_install
+ * fills the slot. No other thread can then see a half-opened file, and a
+ * dup2 onto a reserved number fails with EBUSY. file_lock guards the
+ * table; files themselves are reference counted (fs/file_table.c).
+ */
+#include <fs/file.h>
+#include <kernel/bitops.h>
+#include <kernel/errno.h>
+#include <kernel/panic.h>
+#include <kernel/resource.h>
+#include <kernel/sched.h>
+#include <mm/slab.h>
+
+#define F_DUPFD 0
+#define F_GETFD 1
+#define F_SETFD 2
+#define F_GETFL 3
+#define F_SETFL 4
+#define F_GETLK 5
+#define F_SETLK 6
+#define F_SETLKW 7
+#define F_SETOWN 8
+#define F_GETOWN 9
+#define F_DUPFD_CLOEXEC 1030
+/* What F_SETFL may change (Linux's SETFL_MASK). */
+#define SETFL_MASK (O_APPEND | O_NONBLOCK | O_DIRECT | O_NOATIME | FASYNC)
+
+unsigned int task_nofile_limit(void)
+{
+	return min(current->rlim[RLIMIT_NOFILE].rlim_cur,
+		   (unsigned long)NR_OPEN_DEFAULT);
+}
+
+struct files_struct *alloc_files(void)
+{
+	struct files_struct *files = kzalloc(sizeof(*files), GFP_KERNEL);
+
+	if (!files)
+		return NULL;
+	files->count = 1;
+	spin_lock_init(&files->file_lock);
+	return files;
+}
+
+int get_unused_fd_from(unsigned int start, unsigned int flags)
+{
+	struct files_struct *files = current->files;
+	unsigned int limit = task_nofile_limit();
+	unsigned int fd;
+
+	if (!files)	/* a kernel thread made before vfs_init */
+		return -EMFILE;
+	spin_lock(&files->file_lock);
+	fd = max(start, (unsigned int)files->next_fd);
+	while (fd < limit && test_bit(fd % 64, &files->open_fds[fd / 64]))
+		fd++;
+	if (fd >= limit) {
+		spin_unlock(&files->file_lock);
+		return -EMFILE;
+	}
+	set_bit(fd % 64, &files->open_fds[fd / 64]);
+	if (flags & O_CLOEXEC)
+		set_bit(fd % 64, &files->close_on_exec[fd / 64]);
+	else
+		clear_bit(fd % 64, &files->close_on_exec[fd / 64]);
+	if (start <= (unsigned int)files->next_fd)
+		files->next_fd = fd + 1;
+	spin_unlock(&files->file_lock);
+	return fd;
+}
+
+int get_unused_fd_flags(unsigned int flags)
+{
+	return get_unused_fd_from(0, flags);
+}
+
+/* file_lock held: fd is free again. */
+static void __put_unused_fd(struct files_struct *files, unsigned int fd)
+{
+	clear_bit(fd % 64, &files->open_fds[fd / 64]);
+	clear_bit(fd % 64, &files->close_on_exec[fd / 64]);
+	if ((int)fd < files->next_fd)
+		files->next_fd = fd;
+}
+
+void put_unused_fd(unsigned int fd)
+{
+	struct files_struct *files = current->files;
+
+	spin_lock(&files->file_lock);
+	__put_unused_fd(files, fd);
+	spin_unlock(&files->file_lock);
+}
+
+void fd_install(unsigned int fd, struct file *file)
+{
+	struct files_struct *files = current->files;
+
+	spin_lock(&files->file_lock);
+	BUG_ON(files->fd[fd]);
+	files->fd[fd] = file;
+	spin_unlock(&files->file_lock);
+}
+
+/* Take fd out of files; returns its file (the caller fputs) or NULL. */
+static struct file *pick_file(struct files_struct *files, unsigned int fd)
+{
+	struct file *file;
+
+	if (fd >= NR_OPEN_DEFAULT)
+		return NULL;
+	spin_lock(&files->file_lock);
+	file = files->fd[fd];
+	if (file) {
+		files->fd[fd] = NULL;
+		__put_unused_fd(files, fd);
+	}
+	spin_unlock(&files->file_lock);
+	return file;
+}
+
+int close_fd(unsigned int fd)
+{
+	struct file *file = pick_file(current->files, fd);
+
+	if (!file)
+		return -EBADF;
+	return filp_close(file);
+}
+
+SYSCALL_DEFINE1(close, unsigned int, fd)
+{
+	int err = close_fd(fd);
+
+	/* Linux: an interrupted close has still closed the fd. */
+	return err == -ERESTARTSYS ? -EINTR : err;
+}
+
+struct files_struct *dup_fd(struct files_struct *old)
+{
+	struct files_struct *files = alloc_files();
+
+	if (!files)
+		return NULL;
+	spin_lock(&old->file_lock);
+	for (unsigned int fd = 0; fd < NR_OPEN_DEFAULT; fd++) {
+		struct file *f = old->fd[fd];
+
+		/* A reserved but not yet installed fd stays free in the
+		 * child: the open that reserved it is the parent's. */
+		if (!f)
+			continue;
+		files->fd[fd] = get_file(f);
+		set_bit(fd % 64, &files->open_fds[fd / 64]);
+		if (test_bit(fd % 64, &old->close_on_exec[fd / 64]))
+			set_bit(fd % 64, &files->close_on_exec[fd / 64]);
+	}
+	spin_unlock(&old->file_lock);
+	return files;
+}
+
+void put_files_struct(struct files_struct *files)
+{
+	int count;
+
+	if (!files)
+		return;
+	spin_lock(&files->file_lock);
+	count = --files->count;
+	spin_unlock(&files->file_lock);
+	if (count)
+		return;
+	for (unsigned int fd = 0; fd < NR_OPEN_DEFAULT; fd++) {
+		struct file *file = pick_file(files, fd);
+
+		if (file)
+			filp_close(file);
+	}
+	kfree(files);
+}
+
+void do_close_on_exec(struct files_struct *files)
+{
+	for (unsigned int fd = 0; fd < NR_OPEN_DEFAULT; fd++) {
+		struct file *file;
+
+		if (!test_bit(fd % 64, &files->close_on_exec[fd / 64]))
+			continue;
+		file = pick_file(files, fd);
+		if (file)
+			filp_close(file);
+	}
+}
+
+long ksys_dup3(unsigned int oldfd, unsigned int newfd, int flags)
+{
+	struct files_struct *files = current->files;
+	struct file *file, *tofree;
+
+	if (flags & ~O_CLOEXEC)
+		return -EINVAL;
+	if (oldfd == newfd)
+		return -EINVAL;
+	if (newfd >= task_nofile_limit())
+		return -EBADF;
+	file = fget(oldfd);
+	if (!file)
+		return -EBADF;
+	spin_lock(&files->file_lock);
+	tofree = files->fd[newfd];
+	if (!tofree && test_bit(newfd % 64, &files->open_fds[newfd / 64])) {
+		spin_unlock(&files->file_lock);	/* an open is filling it */
+		fput(file);
+		return -EBUSY;
+	}
+	files->fd[newfd] = file;	/* fget's reference moves here */
+	set_bit(newfd % 64, &files->open_fds[newfd / 64]);
+	if (flags & O_CLOEXEC)
+		set_bit(newfd % 64, &files->close_on_exec[newfd / 64]);
+	else
+		clear_bit(newfd % 64, &files->close_on_exec[newfd / 64]);
+	spin_unlock(&files->file_lock);
+	if (tofree)
+		filp_close(tofree);
+	return newfd;
+}
+
+SYSCALL_DEFINE3(dup3, unsigned int, oldfd, unsigned int, newfd, int, flags)
+{
+	return ksys_dup3(oldfd, newfd, flags);
+}
+
+SYSCALL_DEFINE2(dup2, unsigned int, oldfd, unsigned int, newfd)
+{
+	if (oldfd == newfd) {
+		struct file *file = fget(oldfd);
+
+		if (!file)
+			return -EBADF;
+		fput(file);
+		return newfd;
+	}
+	return ksys_dup3(oldfd, newfd, 0);
+}
+
+/* A new fd >= start for file (which the caller has fget'ed). */
+static long dupfd(struct file *file, unsigned int start, unsigned int flags)
+{
+	int fd = get_unused_fd_from(start, flags);
+
+	if (fd < 0) {
+		fput(file);
+		return fd;
+	}
+	fd_install(fd, file);
+	return fd;
+}
+
+long ksys_dup(unsigned int fildes)
+{
+	struct file *file = fget(fildes);
+
+	if (!file)
+		return -EBADF;
+	return dupfd(file, 0, 0);
+}
+
+SYSCALL_DEFINE1(dup, unsigned int, fildes)
+{
+	return ksys_dup(fildes);
+}
+
+static long fcntl_fd_flags(struct files_struct *files, unsigned int fd,
+			   bool set, unsigned long arg)
+{
+	long ret = 0;
+
+	spin_lock(&files->file_lock);
+	if (!set)
+		ret = test_bit(fd % 64, &files->close_on_exec[fd / 64])
+			      ? FD_CLOEXEC
+			      : 0;
+	else if (arg & FD_CLOEXEC)
+		set_bit(fd % 64, &files->close_on_exec[fd / 64]);
+	else
+		clear_bit(fd % 64, &files->close_on_exec[fd / 64]);
+	spin_unlock(&files->file_lock);
+	return ret;
+}
+
+static long do_fcntl_file(struct file *file, unsigned int fd,
+			  unsigned int cmd, unsigned long arg)
+{
+	switch (cmd) {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		if (arg >= task_nofile_limit())
+			return -EINVAL;
+		return dupfd(get_file(file), arg,
+			     cmd == F_DUPFD_CLOEXEC ? O_CLOEXEC : 0);
+	case F_GETFD:
+		return fcntl_fd_flags(current->files, fd, false, 0);
+	case F_SETFD:
+		return fcntl_fd_flags(current->files, fd, true, arg);
+	case F_GETFL:
+		return file->f_flags;
+	case F_SETFL:
+		file->f_flags = (file->f_flags & ~SETFL_MASK) |
+				(arg & SETFL_MASK);
+		return 0;
+	case F_GETOWN:
+	case F_SETOWN:
+		return 0;	/* no SIGIO: nobody to own */
+	case F_GETLK:
+	case F_SETLK:
+	case F_SETLKW:
+		return -ENOLCK;	/* no POSIX locks yet */
+	}
+	return -EINVAL;
+}
+
+long do_fcntl(int fd, unsigned int cmd, unsigned long arg)
+{
+	struct file *file = fget(fd);
+	long ret;
+
+	if (!file)
+		return -EBADF;
+	ret = do_fcntl_file(file, fd, cmd, arg);
+	fput(file);
+	return ret;
+}
+
+SYSCALL_DEFINE3(fcntl, unsigned int, fd, unsigned int, cmd, unsigned long,
+		arg)
+{
+	return do_fcntl(fd, cmd, arg);
+}

@@ -1,0 +1,253 @@
+/*
+ * fs/inode.c: inode life cycle.
+ *
+ * An inode is born in new_inode() (or iget_locked() for file systems that
+ * number their inodes on disk) with one reference, lives while anyone
+ * holds a reference (dentries, open files), and dies in iput() when the
+ * last reference goes and it has no reason to stay cached: it has no links
+ * left, or nobody can find it again (not hashed). Dying means: drop its
+ * page cache (truncate_inode_pages), let the file system free what it
+ * owns (->evict_inode: blocks, the symlink body), then free the memory.
+ *
+ * inode_lock protects i_count, i_state, the per-sb lists and the hash.
+ */
+#include <fs/fs.h>
+#include <fs/pipe_fs_i.h>
+#include <kernel/panic.h>
+#include <kernel/sched.h>
+#include <kernel/time.h>
+#include <mm/filemap.h>
+#include <mm/slab.h>
+
+static DEFINE_SPINLOCK(inode_lock);
+
+/*
+ * No battery-backed clock is read yet: timestamps count from boot, as
+ * seconds after the epoch. A real-time clock source replaces this.
+ */
+struct timespec64 current_time(struct inode *inode)
+{
+	u64 ns = ktime_get_ns();
+
+	return (struct timespec64){ ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
+}
+
+static const struct address_space_operations empty_aops;
+
+static void destroy_inode(struct inode *inode)
+{
+	if (inode->i_sb->s_op && inode->i_sb->s_op->destroy_inode)
+		inode->i_sb->s_op->destroy_inode(inode);
+	else
+		kfree(inode);
+}
+
+static struct inode *alloc_inode(struct super_block *sb)
+{
+	struct inode *inode;
+	struct timespec64 now;
+
+	inode = sb->s_op && sb->s_op->alloc_inode ? sb->s_op->alloc_inode(sb)
+						  : kzalloc(sizeof(*inode),
+							    GFP_KERNEL);
+	if (!inode)
+		return NULL;
+	inode->i_sb = sb;
+	inode->i_count = 1;
+	inode->i_nlink = 1;
+	inode->i_blkbits = sb->s_blocksize_bits;
+	mutex_init(&inode->i_mutex);
+	address_space_init_once(&inode->i_data, inode);
+	inode->i_data.a_ops = &empty_aops;
+	inode->i_mapping = &inode->i_data;
+	INIT_LIST_HEAD(&inode->i_sb_list);
+	now = current_time(inode);
+	inode->i_atime = inode->i_mtime = inode->i_ctime = now;
+	return inode;
+}
+
+struct inode *new_inode(struct super_block *sb)
+{
+	struct inode *inode = alloc_inode(sb);
+	unsigned long flags;
+
+	if (!inode)
+		return NULL;
+	spin_lock_irqsave(&inode_lock, flags);
+	inode->i_ino = ++sb->s_next_ino;
+	list_add(&inode->i_sb_list, &sb->s_inodes);
+	spin_unlock_irqrestore(&inode_lock, flags);
+	return inode;
+}
+
+struct inode *iget_locked(struct super_block *sb, unsigned long ino)
+{
+	struct inode *inode, *fresh;
+	unsigned long flags;
+
+	fresh = alloc_inode(sb);	/* may sleep: before the lock */
+	spin_lock_irqsave(&inode_lock, flags);
+	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
+		if (inode->i_ino != ino || !(inode->i_state & I_HASHED) ||
+		    (inode->i_state & I_FREEING))
+			continue;
+		inode->i_count++;
+		spin_unlock_irqrestore(&inode_lock, flags);
+		if (fresh)
+			destroy_inode(fresh);
+		return inode;
+	}
+	if (fresh) {
+		fresh->i_ino = ino;
+		fresh->i_state = I_NEW | I_HASHED;
+		list_add(&fresh->i_sb_list, &sb->s_inodes);
+	}
+	spin_unlock_irqrestore(&inode_lock, flags);
+	return fresh;
+}
+
+void unlock_new_inode(struct inode *inode)
+{
+	inode->i_state &= ~I_NEW;
+}
+
+void ihold(struct inode *inode)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&inode_lock, flags);
+	BUG_ON(inode->i_count <= 0);
+	inode->i_count++;
+	spin_unlock_irqrestore(&inode_lock, flags);
+}
+
+struct inode *igrab(struct inode *inode)
+{
+	ihold(inode);
+	return inode;
+}
+
+/* The last reference is gone and the inode will not be kept: free it. */
+static void evict(struct inode *inode)
+{
+	struct super_block *sb = inode->i_sb;
+	unsigned long flags;
+
+	truncate_inode_pages(&inode->i_data, 0);
+	if (sb->s_op && sb->s_op->evict_inode)
+		sb->s_op->evict_inode(inode);
+	if (inode->i_pipe)
+		free_pipe_info(inode->i_pipe);
+	kfree(inode->i_link);
+	spin_lock_irqsave(&inode_lock, flags);
+	list_del(&inode->i_sb_list);
+	spin_unlock_irqrestore(&inode_lock, flags);
+	destroy_inode(inode);
+}
+
+void iput(struct inode *inode)
+{
+	unsigned long flags;
+	bool drop;
+
+	if (!inode)
+		return;
+	spin_lock_irqsave(&inode_lock, flags);
+	BUG_ON(inode->i_count <= 0);
+	if (--inode->i_count) {
+		spin_unlock_irqrestore(&inode_lock, flags);
+		return;
+	}
+	/* Linux's generic_drop_inode: keep it only if it can be found and
+	 * still names a file (a disk file system's inode cache). */
+	drop = !inode->i_nlink || !(inode->i_state & I_HASHED) ||
+	       !(inode->i_sb->s_flags & MS_ACTIVE);
+	if (drop)
+		inode->i_state |= I_FREEING;
+	spin_unlock_irqrestore(&inode_lock, flags);
+	if (drop)
+		evict(inode);
+	else if (inode->i_sb->s_op && inode->i_sb->s_op->write_inode)
+		inode->i_sb->s_op->write_inode(inode, 0);
+}
+
+int evict_inodes(struct super_block *sb)
+{
+	struct inode *inode, *next;
+	unsigned long flags;
+	int busy = 0;
+
+again:
+	spin_lock_irqsave(&inode_lock, flags);
+	list_for_each_entry_safe(inode, next, &sb->s_inodes, i_sb_list) {
+		if (inode->i_state & I_FREEING)
+			continue;
+		if (inode->i_count) {
+			busy++;
+			continue;
+		}
+		inode->i_state |= I_FREEING;
+		spin_unlock_irqrestore(&inode_lock, flags);
+		evict(inode);	/* may sleep: the list may change */
+		busy = 0;
+		goto again;
+	}
+	spin_unlock_irqrestore(&inode_lock, flags);
+	return busy;
+}
+
+void inode_init_owner(struct inode *inode, const struct inode *dir,
+		      umode_t mode)
+{
+	inode->i_uid = current->cred.fsuid;
+	if (dir && (dir->i_mode & S_ISGID)) {
+		/* BSD group semantics in setgid directories, as Linux. */
+		inode->i_gid = dir->i_gid;
+		if (S_ISDIR(mode))
+			mode |= S_ISGID;
+	} else {
+		inode->i_gid = current->cred.fsgid;
+	}
+	inode->i_mode = mode;
+}
+
+/* No inode is written anywhere yet; ext2 will hook ->write_inode. */
+void mark_inode_dirty(struct inode *inode)
+{
+}
+
+void inc_nlink(struct inode *inode)
+{
+	inode->i_nlink++;
+}
+
+void drop_nlink(struct inode *inode)
+{
+	WARN_ON(inode->i_nlink == 0);
+	if (inode->i_nlink)
+		inode->i_nlink--;
+}
+
+void clear_nlink(struct inode *inode)
+{
+	inode->i_nlink = 0;
+}
+
+void file_update_time(struct file *file)
+{
+	struct inode *inode = file->f_inode;
+
+	inode->i_mtime = inode->i_ctime = current_time(inode);
+	mark_inode_dirty(inode);
+}
+
+/* Reads update atime unless mounted noatime or opened O_NOATIME. */
+void touch_atime(struct file *file)
+{
+	struct inode *inode = file->f_inode;
+
+	if ((file->f_flags & O_NOATIME) || (inode->i_sb->s_flags &
+					    (MS_NOATIME | MS_RDONLY)))
+		return;
+	inode->i_atime = current_time(inode);
+}

@@ -1,0 +1,28 @@
+/* fs/proc internals: the entry tree (generic.c) and its use (root.c). */
+#ifndef _FS_PROC_INTERNAL_H
+#define _FS_PROC_INTERNAL_H
+
+#include <fs/proc_fs.h>
+#include <kernel/list.h>
+
+struct proc_dir_entry {
+	const char *name;
+	umode_t mode;
+	unsigned int low_ino;	/* the inode number, fixed per entry */
+	int (*show)(struct seq_file *m, void *v);	/* files */
+	void *data;
+	struct proc_dir_entry *parent;
+	struct list_head subdir;	/* children (directories) */
+	struct list_head list;	/* on the parent's subdir */
+};
+
+extern struct proc_dir_entry proc_root;
+
+struct proc_dir_entry *proc_find(struct proc_dir_entry *dir,
+				 const char *name, size_t len);
+int proc_seq_fill(struct seq_file *m, const struct proc_dir_entry *de);
+/* Entries are never removed; the lock orders readers and registration. */
+void proc_lock_tree(void);
+void proc_unlock_tree(void);
+
+#endif

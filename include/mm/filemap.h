@@ -1,0 +1,96 @@
+/*
+ * The page cache (mm/filemap.c): file data in struct pages, indexed by
+ * (address_space, page index). Every read and write of a regular file goes
+ * through it; ramfs keeps its files nowhere else.
+ *
+ * References: the cache holds one reference on each page it indexes;
+ * find_get_page() and friends return pages with one more, which the caller
+ * drops with page_cache_release(). The page lock (PG_locked) is held while
+ * a page is read in, while its contents are prepared for a write, and
+ * while it is being removed: page->mapping == NULL after lock_page() means
+ * the page was truncated meanwhile.
+ */
+#ifndef _MM_FILEMAP_H
+#define _MM_FILEMAP_H
+
+#include <fs/fs.h>
+#include <mm/gfp.h>
+
+/* Drop a reference taken by a find_* call (Linux 2.6.30's name). */
+static inline void page_cache_release(struct page *page)
+{
+	__free_page(page);
+}
+
+static inline void page_cache_get(struct page *page)
+{
+	get_page(page);
+}
+
+static inline struct page *page_cache_alloc(struct address_space *mapping)
+{
+	return alloc_page(GFP_KERNEL);
+}
+
+/* Address space setup for a new inode (fs/inode.c calls it). */
+void address_space_init_once(struct address_space *mapping,
+			     struct inode *host);
+
+/* The page at index, referenced, or NULL. */
+struct page *find_get_page(struct address_space *mapping, pgoff_t index);
+/* The same, locked, and still in mapping (a truncated page is skipped). */
+struct page *find_lock_page(struct address_space *mapping, pgoff_t index);
+/* find_lock_page, or a new locked page added at index; NULL: no memory. */
+struct page *find_or_create_page(struct address_space *mapping,
+				 pgoff_t index, gfp_t gfp);
+/*
+ * Insert a new (not yet cached) page at index: the cache takes a
+ * reference, sets page->mapping/index, and the page comes back locked.
+ * -EEXIST when index is taken, -ENOMEM. The caller keeps its reference.
+ */
+int add_to_page_cache(struct page *page, struct address_space *mapping,
+		      pgoff_t index, gfp_t gfp);
+/* Remove a locked page from its mapping and drop the cache's reference. */
+void delete_from_page_cache(struct page *page);
+/*
+ * Drop every page at or past lstart (bytes) and zero the tail of the page
+ * straddling lstart. Waits for locked pages. Dirty data there is thrown
+ * away: the caller has set i_size (or is freeing the inode). Linux keeps
+ * it in mm/truncate.c.
+ */
+void truncate_inode_pages(struct address_space *mapping, loff_t lstart);
+
+/* The page lock: sleeps while another holder has it. */
+void lock_page(struct page *page);
+bool trylock_page(struct page *page);
+void unlock_page(struct page *page);
+void wait_on_page_locked(struct page *page);
+
+/* Mark dirty through a_ops->set_page_dirty (or just PG_dirty). */
+bool set_page_dirty(struct page *page);
+/* Dirty flag off, for pages being dropped without writeback. */
+void cancel_dirty_page(struct page *page);
+
+/*
+ * Read from *pos into to through the page cache: ->readpage fills pages
+ * that are missing or not uptodate. Returns bytes copied (short at EOF),
+ * or -errno if nothing was copied; advances *pos.
+ */
+ssize_t generic_file_read(struct file *file, struct iov_iter *to, loff_t *pos);
+/*
+ * Write from into the file at *pos (i_size for O_APPEND) through
+ * ->write_begin/->write_end, page by page. i_mutex held by the caller.
+ * Returns bytes written or -errno (EFBIG past the limits, EFAULT).
+ */
+ssize_t generic_file_write(struct file *file, struct iov_iter *from,
+			   loff_t *pos);
+/* Takes i_mutex around generic_file_write: a ->write_iter. */
+ssize_t generic_file_write_iter(struct file *file, struct iov_iter *from,
+				loff_t *pos);
+/* Clamp count for RLIMIT_FSIZE and s_maxbytes: 0 or -EFBIG. */
+int generic_write_checks(struct file *file, loff_t pos, size_t *count);
+
+/* Pages in all page caches, for /proc/meminfo's "Cached:". */
+unsigned long nr_pagecache_pages(void);
+
+#endif

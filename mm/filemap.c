@@ -1,0 +1,488 @@
+/*
+ * mm/filemap.c: the page cache.
+ *
+ * Roadmap, bottom to top:
+ *   1. The page lock (PG_locked) and its sleepers: a small hashed table of
+ *      wait queues, so struct page needs no wait queue of its own.
+ *   2. The index: each address_space maps page offsets to struct pages in
+ *      a radix tree (lib/radix_tree.c) under mapping->tree_lock.
+ *      find_get_page looks up, add_to_page_cache inserts,
+ *      delete_from_page_cache removes, truncate_inode_pages removes ranges.
+ *   3. generic_file_read: the read(2) loop over pages, calling the file
+ *      system's ->readpage for pages that are missing or not uptodate.
+ *   4. generic_file_write: the write(2) loop, handing each page to the
+ *      file system's ->write_begin / ->write_end around the user copy.
+ *
+ * Above sit read(2)/write(2) (fs/read_write.c) through a file system's
+ * file_operations; below, the file system's address_space_operations (for
+ * ramfs, the simple_* helpers in fs/libfs.c, which keep pages in memory
+ * for good). Page references: the cache owns one per indexed page; every
+ * find_* returns one more for the caller.
+ */
+#include <mm/filemap.h>
+#include <fs/fs.h>
+#include <kernel/errno.h>
+#include <kernel/panic.h>
+#include <kernel/resource.h>
+#include <kernel/sched.h>
+#include <kernel/signal.h>
+#include <kernel/string.h>
+#include <kernel/wait.h>
+
+static unsigned long pagecache_pages;	/* in every mapping together */
+
+unsigned long nr_pagecache_pages(void)
+{
+	return READ_ONCE(pagecache_pages);
+}
+
+void address_space_init_once(struct address_space *mapping,
+			     struct inode *host)
+{
+	INIT_RADIX_TREE(&mapping->page_tree);
+	spin_lock_init(&mapping->tree_lock);
+	mapping->nrpages = 0;
+	mapping->host = host;
+	mapping->a_ops = NULL;
+	INIT_LIST_HEAD(&mapping->i_mmap);
+	mapping->flags = 0;
+}
+
+/* ---- 1. the page lock ---------------------------------------------------- */
+
+/*
+ * Sleepers on a page lock wait on one of these queues, chosen by hashing
+ * the page. Two pages may share a queue: wake_up wakes both waiters and
+ * each re-checks its own page, which is all wait_event needs.
+ */
+#define PAGE_WAIT_TABLE_BITS 6
+static wait_queue_head_t page_wait_table[1 << PAGE_WAIT_TABLE_BITS];
+
+static wait_queue_head_t *page_waitqueue(struct page *page)
+{
+	static bool ready;
+	unsigned long hash;
+
+	if (unlikely(!ready)) {
+		for (size_t i = 0; i < ARRAY_SIZE(page_wait_table); i++)
+			init_waitqueue_head(&page_wait_table[i]);
+		ready = true;
+	}
+	hash = page_to_pfn(page) * 0x9e3779b97f4a7c15UL;
+	return &page_wait_table[hash >> (64 - PAGE_WAIT_TABLE_BITS)];
+}
+
+bool trylock_page(struct page *page)
+{
+	return !test_and_set_bit(PG_locked, &page->flags);
+}
+
+void lock_page(struct page *page)
+{
+	wait_queue_head_t *wq = page_waitqueue(page);
+
+	while (!trylock_page(page))
+		wait_event(*wq, !PageLocked(page));
+}
+
+void unlock_page(struct page *page)
+{
+	BUG_ON(!PageLocked(page));
+	clear_bit(PG_locked, &page->flags);
+	wake_up(page_waitqueue(page));
+}
+
+void wait_on_page_locked(struct page *page)
+{
+	if (PageLocked(page))
+		wait_event(*page_waitqueue(page), !PageLocked(page));
+}
+
+bool set_page_dirty(struct page *page)
+{
+	struct address_space *mapping = page->mapping;
+
+	if (mapping && mapping->a_ops && mapping->a_ops->set_page_dirty)
+		return mapping->a_ops->set_page_dirty(page);
+	return !test_and_set_bit(PG_dirty, &page->flags);
+}
+
+void cancel_dirty_page(struct page *page)
+{
+	ClearPageDirty(page);
+}
+
+/* ---- 2. the index ---------------------------------------------------------- */
+
+/*
+ * LAB pagecache: find_get_page and add_to_page_cache start from these.
+ * struct page *find_get_page(struct address_space *mapping, pgoff_t index)
+ * {
+ *	return NULL;
+ * }
+ *
+ * int add_to_page_cache(struct page *page, struct address_space *mapping,
+ *		      pgoff_t index, gfp_t gfp)
+ * {
+ *	return -ENOMEM;
+ * }
+ */
+/* LAB pagecache: BEGIN */
+struct page *find_get_page(struct address_space *mapping, pgoff_t index)
+{
+	unsigned long flags;
+	struct page *page;
+
+	/* The reference is taken under tree_lock: once the lock is dropped
+	 * the page could be deleted from the cache and freed. */
+	spin_lock_irqsave(&mapping->tree_lock, flags);
+	page = radix_tree_lookup(&mapping->page_tree, index);
+	if (page)
+		page_cache_get(page);
+	spin_unlock_irqrestore(&mapping->tree_lock, flags);
+	return page;
+}
+
+int add_to_page_cache(struct page *page, struct address_space *mapping,
+		      pgoff_t index, gfp_t gfp)
+{
+	unsigned long flags;
+	int err;
+
+	BUG_ON(PageLocked(page) || page->mapping);
+	/* Nobody else can see the page yet, so locking it cannot block; it
+	 * must be locked before it is visible, so that a reader finding it
+	 * waits for ->readpage instead of reading garbage. */
+	SetPageLocked(page);
+	page_cache_get(page);
+	page->mapping = mapping;
+	page->index = index;
+	/* Linux preloads radix nodes so that no allocation happens under
+	 * the lock; kmalloc never sleeps here, so pagelab allocates inside. */
+	spin_lock_irqsave(&mapping->tree_lock, flags);
+	err = radix_tree_insert(&mapping->page_tree, index, page);
+	if (!err) {
+		mapping->nrpages++;
+		pagecache_pages++;
+	}
+	spin_unlock_irqrestore(&mapping->tree_lock, flags);
+	if (err) {
+		page->mapping = NULL;
+		ClearPageLocked(page);
+		page_cache_release(page);
+	}
+	return err;
+}
+/* LAB pagecache: END */
+
+void delete_from_page_cache(struct page *page)
+{
+	struct address_space *mapping = page->mapping;
+	unsigned long flags;
+
+	BUG_ON(!PageLocked(page));
+	spin_lock_irqsave(&mapping->tree_lock, flags);
+	radix_tree_delete(&mapping->page_tree, page->index);
+	mapping->nrpages--;
+	pagecache_pages--;
+	/* mapping == NULL tells anyone who locks the page next that it is
+	 * no longer part of the file. */
+	page->mapping = NULL;
+	spin_unlock_irqrestore(&mapping->tree_lock, flags);
+	page_cache_release(page);
+}
+
+struct page *find_lock_page(struct address_space *mapping, pgoff_t index)
+{
+	struct page *page;
+
+repeat:
+	page = find_get_page(mapping, index);
+	if (page) {
+		lock_page(page);
+		/* Truncated while we slept on the lock? Look again. */
+		if (page->mapping != mapping) {
+			unlock_page(page);
+			page_cache_release(page);
+			goto repeat;
+		}
+	}
+	return page;
+}
+
+struct page *find_or_create_page(struct address_space *mapping,
+				 pgoff_t index, gfp_t gfp)
+{
+	struct page *page;
+	int err;
+
+repeat:
+	page = find_lock_page(mapping, index);
+	if (page)
+		return page;
+	page = alloc_page(gfp);
+	if (!page)
+		return NULL;
+	err = add_to_page_cache(page, mapping, index, gfp);
+	if (err) {
+		page_cache_release(page);
+		if (err == -EEXIST)	/* someone else added it first */
+			goto repeat;
+		return NULL;
+	}
+	return page;
+}
+
+/* Up to nr pages at or after start, each referenced. */
+static unsigned int find_get_pages(struct address_space *mapping,
+				   pgoff_t start, unsigned int nr,
+				   struct page **pages)
+{
+	unsigned long flags;
+	unsigned int n;
+
+	spin_lock_irqsave(&mapping->tree_lock, flags);
+	n = radix_tree_gang_lookup(&mapping->page_tree, (void **)pages, start,
+				   nr);
+	for (unsigned int i = 0; i < n; i++)
+		page_cache_get(pages[i]);
+	spin_unlock_irqrestore(&mapping->tree_lock, flags);
+	return n;
+}
+
+/* The part of the page from offset on becomes zeroes. */
+static void truncate_partial_page(struct page *page, unsigned int offset)
+{
+	memset((char *)page_address(page) + offset, 0, PAGE_SIZE - offset);
+}
+
+void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
+{
+	pgoff_t next = (lstart + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	unsigned int partial = lstart & ~PAGE_MASK;
+	struct page *pages[16];
+	unsigned int n;
+
+	while ((n = find_get_pages(mapping, next, ARRAY_SIZE(pages), pages))) {
+		for (unsigned int i = 0; i < n; i++) {
+			struct page *page = pages[i];
+
+			next = page->index + 1;
+			/* The lock waits out a read or write in progress. */
+			lock_page(page);
+			if (page->mapping == mapping) {
+				cancel_dirty_page(page);
+				delete_from_page_cache(page);
+			}
+			unlock_page(page);
+			page_cache_release(page);
+		}
+	}
+	/* The page straddling lstart stays, but nothing past lstart may
+	 * survive in it: a later extension must read zeroes there. */
+	if (partial) {
+		struct page *page = find_lock_page(mapping,
+						   lstart >> PAGE_SHIFT);
+
+		if (page) {
+			truncate_partial_page(page, partial);
+			unlock_page(page);
+			page_cache_release(page);
+		}
+	}
+}
+
+/* ---- 3. reading ---------------------------------------------------------- */
+
+/*
+ * LAB pagecache: generic_file_read starts from this.
+ * ssize_t generic_file_read(struct file *file, struct iov_iter *to,
+ *			  loff_t *pos)
+ * {
+ *	return -ENOSYS;
+ * }
+ */
+/* LAB pagecache: BEGIN */
+/*
+ * The uptodate page at index, referenced: from the cache, or read in by
+ * ->readpage. ERR_PTR(-ENOMEM, -EIO, ...) when that fails.
+ */
+static struct page *filemap_get_page(struct file *file,
+				     struct address_space *mapping,
+				     pgoff_t index)
+{
+	struct page *page;
+	int err;
+
+repeat:
+	page = find_get_page(mapping, index);
+	if (!page) {
+		page = page_cache_alloc(mapping);
+		if (!page)
+			return ERR_PTR(-ENOMEM);
+		err = add_to_page_cache(page, mapping, index, GFP_KERNEL);
+		if (err) {
+			page_cache_release(page);
+			if (err == -EEXIST)
+				goto repeat;
+			return ERR_PTR(err);
+		}
+		goto readpage;	/* new pages come back locked */
+	}
+	if (PageUptodate(page))
+		return page;
+	lock_page(page);
+	if (!page->mapping) {	/* truncated while we waited */
+		unlock_page(page);
+		page_cache_release(page);
+		goto repeat;
+	}
+	if (PageUptodate(page)) {	/* someone else read it meanwhile */
+		unlock_page(page);
+		return page;
+	}
+readpage:
+	/* ->readpage unlocks the page when the data is there (or not). */
+	err = mapping->a_ops->readpage(file, page);
+	if (err) {
+		page_cache_release(page);
+		return ERR_PTR(err);
+	}
+	wait_on_page_locked(page);
+	if (!PageUptodate(page)) {
+		page_cache_release(page);
+		return ERR_PTR(-EIO);
+	}
+	return page;
+}
+
+ssize_t generic_file_read(struct file *file, struct iov_iter *to, loff_t *ppos)
+{
+	struct address_space *mapping = file->f_inode->i_mapping;
+	struct inode *inode = mapping->host;
+	loff_t pos = *ppos;
+	ssize_t copied = 0;
+	int error = 0;
+
+	if (pos < 0)
+		return -EINVAL;
+	while (iov_iter_count(to)) {
+		unsigned int offset = pos & ~PAGE_MASK;
+		struct page *page;
+		loff_t isize;
+		size_t nr, ret;
+
+		if (pos >= i_size_read(inode))
+			break;
+		page = filemap_get_page(file, mapping, pos >> PAGE_SHIFT);
+		if (IS_ERR(page)) {
+			error = PTR_ERR(page);
+			break;
+		}
+		/* Read i_size again: a truncate may have run while the page
+		 * was being read, and bytes past EOF must not be returned. */
+		isize = i_size_read(inode);
+		if (pos >= isize) {
+			page_cache_release(page);
+			break;
+		}
+		nr = min(PAGE_SIZE - offset, (size_t)(isize - pos));
+		nr = min(nr, iov_iter_count(to));
+		ret = copy_to_iter((char *)page_address(page) + offset, nr, to);
+		page_cache_release(page);
+		copied += ret;
+		pos += ret;
+		if (ret < nr) {	/* the user buffer faulted */
+			error = -EFAULT;
+			break;
+		}
+	}
+	*ppos = pos;
+	touch_atime(file);
+	return copied ? copied : error;
+}
+/* LAB pagecache: END */
+
+/* ---- 4. writing ------------------------------------------------------------ */
+
+int generic_write_checks(struct file *file, loff_t pos, size_t *count)
+{
+	struct inode *inode = file->f_inode;
+	unsigned long limit = current->rlim[RLIMIT_FSIZE].rlim_cur;
+	loff_t maxbytes = inode->i_sb->s_maxbytes;
+
+	if (pos < 0)
+		return -EINVAL;
+	if (limit != RLIM_INFINITY && S_ISREG(inode->i_mode)) {
+		if ((unsigned long)pos >= limit) {
+			send_sig_info(SIGXFSZ, NULL, current);
+			return -EFBIG;
+		}
+		*count = min(*count, limit - (unsigned long)pos);
+	}
+	if (pos >= maxbytes)
+		return *count ? -EFBIG : 0;
+	*count = min(*count, (size_t)(maxbytes - pos));
+	return 0;
+}
+
+ssize_t generic_file_write(struct file *file, struct iov_iter *from,
+			   loff_t *ppos)
+{
+	struct address_space *mapping = file->f_inode->i_mapping;
+	const struct address_space_operations *a_ops = mapping->a_ops;
+	size_t count = iov_iter_count(from);
+	loff_t pos = *ppos;
+	ssize_t written = 0;
+	int err;
+
+	if (file->f_flags & O_APPEND)
+		pos = i_size_read(mapping->host);
+	err = generic_write_checks(file, pos, &count);
+	if (err || !count)
+		return err;
+	file_update_time(file);
+	while (count) {
+		unsigned int offset = pos & ~PAGE_MASK;
+		unsigned int bytes = min(PAGE_SIZE - offset, count);
+		struct page *page;
+		void *fsdata = NULL;
+		size_t copied;
+
+		err = a_ops->write_begin(file, mapping, pos, bytes, 0, &page,
+					 &fsdata);
+		if (err)
+			break;
+		/* The copy runs with the page locked. Linux first faults the
+		 * user buffer in, because a buffer mmapped from this very
+		 * page would deadlock here; the mmap work must do the same. */
+		copied = copy_from_iter((char *)page_address(page) + offset,
+					bytes, from);
+		err = a_ops->write_end(file, mapping, pos, bytes, copied, page,
+				       fsdata);
+		if (err < 0)
+			break;
+		written += err;
+		pos += err;
+		count -= err;
+		if (copied < bytes) {	/* the user buffer faulted */
+			err = -EFAULT;
+			break;
+		}
+		err = 0;
+	}
+	*ppos = pos;
+	return written ? written : err;
+}
+
+ssize_t generic_file_write_iter(struct file *file, struct iov_iter *from,
+				loff_t *pos)
+{
+	struct inode *inode = file->f_inode;
+	ssize_t ret;
+
+	mutex_lock(&inode->i_mutex);
+	ret = generic_file_write(file, from, pos);
+	mutex_unlock(&inode->i_mutex);
+	return ret;
+}
