@@ -10,6 +10,7 @@
 #include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
+#include <kernel/vmstat.h>
 #include <asm/desc.h>
 #include <asm/processor.h>
 
@@ -17,9 +18,15 @@ extern const struct syscall_entry __syscalls_start[], __syscalls_end[];
 void entry_SYSCALL_64(void);
 void exit_to_user_mode(struct pt_regs *regs);
 
+/* syscall_64.S hard-codes these offsets for its sysret path. */
+_Static_assert(offsetof(struct pt_regs, r11) == 48, "PT_R11");
+_Static_assert(offsetof(struct pt_regs, rcx) == 88, "PT_RCX");
+_Static_assert(offsetof(struct pt_regs, rip) == 136, "PT_RIP");
+_Static_assert(offsetof(struct pt_regs, rflags) == 152, "PT_RFLAGS");
+_Static_assert(offsetof(struct pt_regs, rsp) == 160, "PT_RSP");
+
 static const struct syscall_entry *sys_call_table[NR_syscalls];
 static unsigned char enosys_logged[NR_syscalls];
-unsigned long nr_unknown_syscalls;
 
 void syscall_init(void)
 {
@@ -50,7 +57,7 @@ void syscall_init(void)
 
 static long unknown_syscall(unsigned long nr)
 {
-	nr_unknown_syscalls++;
+	count_vm_event(NR_SYSCALLS_UNKNOWN);
 	if (nr < NR_syscalls && !enosys_logged[nr]++)
 		pr_info("syscall: %s[%d] called unimplemented syscall %lu\n",
 			current->comm, current->pid, nr);

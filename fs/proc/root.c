@@ -188,10 +188,12 @@ static struct file_system_type proc_fs_type = {
 };
 
 int meminfo_proc_show(struct seq_file *m, void *v);
+int vmstat_proc_show(struct seq_file *m, void *v);
 
 void proc_init(void)
 {
 	register_filesystem(&proc_fs_type);
 	proc_create_single("meminfo", meminfo_proc_show);
 	proc_create_single("mounts", proc_mounts_show);
+	proc_create_single("vmstat", vmstat_proc_show);
 }

@@ -14,6 +14,14 @@
 #include <asm/calling.h>
 
 #define VECTOR_SYSCALL 256
+/* struct pt_regs offsets (<asm/ptrace.h>) */
+#define PT_R11 48
+#define PT_RCX 88
+#define PT_RIP 136
+#define PT_RFLAGS 152
+#define TASK_SIZE_MAX 0x00007ffffffff000
+#define X86_EFLAGS_TF 0x100
+#define X86_EFLAGS_RF 0x10000
 
 	.text
 	.globl entry_SYSCALL_64
@@ -34,4 +42,26 @@ entry_SYSCALL_64:
 	sti
 	call do_syscall_64
 	cli
-	jmp ret_from_interrupt
+	/*
+	 * Return with sysretq when it would restore exactly what iretq would:
+	 * sysret takes rip from rcx and rflags from r11, so both must still
+	 * hold them (execve, signals and sigreturn change rip; sigreturn may
+	 * change anything), rip must be a user address (sysret with a
+	 * non-canonical rcx faults in kernel mode, on the user's stack), and
+	 * RF/TF must be clear. Anything else leaves through iretq.
+	 */
+	movq PT_RIP(%rsp), %rcx
+	cmpq %rcx, PT_RCX(%rsp)
+	jne ret_from_interrupt
+	movq $TASK_SIZE_MAX, %r11
+	cmpq %r11, %rcx
+	jae ret_from_interrupt
+	movq PT_RFLAGS(%rsp), %r11
+	cmpq %r11, PT_R11(%rsp)
+	jne ret_from_interrupt
+	testq $(X86_EFLAGS_RF | X86_EFLAGS_TF), %r11
+	jnz ret_from_interrupt
+	POP_REGS
+	movq 40(%rsp), %rsp	/* vector, error_code, rip, cs, rflags, then rsp */
+	swapgs
+	sysretq

@@ -1,0 +1,18 @@
+/*
+ * fs/proc/vmstat.c: /proc/vmstat, one "name value" line per counter, as in
+ * Linux: the free page count first, then every event counter
+ * (<kernel/vmstat.h>). Students watch a fault or a fork happen here.
+ */
+#include <fs/proc_fs.h>
+#include <kernel/vmstat.h>
+#include <mm/filemap.h>
+#include <mm/gfp.h>
+
+int vmstat_proc_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "nr_free_pages %lu\n", nr_free_pages());
+	seq_printf(m, "nr_file_pages %lu\n", nr_pagecache_pages());
+	for (int i = 0; i < NR_VM_EVENTS; i++)
+		seq_printf(m, "%s %lu\n", vm_event_names[i], vm_events[i]);
+	return 0;
+}
