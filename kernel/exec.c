@@ -215,7 +215,7 @@ static int push(struct linux_binprm *bprm, struct vm_area_struct *vma,
  */
 static int setup_stack(struct linux_binprm *bprm)
 {
-	unsigned long sp = STACK_TOP, strings, random, *vec;
+	unsigned long sp = STACK_TOP, strings, random, execfn, *vec, size;
 	int n = bprm->argc + bprm->envc, nv = 0, err;
 	struct vm_area_struct *vma;
 	unsigned long aux[] = {
@@ -230,7 +230,11 @@ static int setup_stack(struct linux_binprm *bprm)
 	u64 rnd[2] = { rdtsc(), rdtsc() * 0x9e3779b97f4a7c15UL };
 	char *cursor = bprm->buf;
 
-	vma = vma_create(bprm->mm, STACK_TOP - 32 * PAGE_SIZE, STACK_TOP,
+	/* Everything below must land inside the stack VMA: pages mapped
+	 * outside any VMA would never be freed. */
+	size = sizeof(rnd) + strlen(bprm->filename) + 1 + bprm->len + vbytes;
+	size = max(32 * PAGE_SIZE, PAGE_ALIGN(size + 64) + PAGE_SIZE);
+	vma = vma_create(bprm->mm, STACK_TOP - size, STACK_TOP,
 			 VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE |
 				 VM_GROWSDOWN);
 	if (!vma)
@@ -238,6 +242,10 @@ static int setup_stack(struct linux_binprm *bprm)
 	if ((err = push(bprm, vma, &sp, rnd, sizeof(rnd))))
 		return err;
 	random = sp;
+	if ((err = push(bprm, vma, &sp, bprm->filename,
+			strlen(bprm->filename) + 1)))
+		return err;
+	execfn = sp;
 	if ((err = push(bprm, vma, &sp, bprm->buf, bprm->len)))
 		return err;
 	strings = sp;
@@ -255,7 +263,7 @@ static int setup_stack(struct linux_binprm *bprm)
 		vec[nv++] = 0;
 	}
 	aux[23] = random;
-	aux[25] = strings;	/* argv[0] stands in for the exec'd path */
+	aux[25] = execfn;	/* the path given to execve */
 	memcpy(&vec[nv], aux, sizeof(aux));
 	nv += ARRAY_SIZE(aux);
 	sp = ALIGN_DOWN(sp - nv * 8, 16);
