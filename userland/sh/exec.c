@@ -44,8 +44,11 @@ static int status_of(int st)
 	if (WIFSIGNALED(st)) {
 		int sig = WTERMSIG(st);
 
-		/* Ctrl-C and a closed pipe are not worth a message. */
-		if (sig != SIGINT && sig != SIGPIPE)
+		/* A closed pipe is not worth a message; Ctrl-C gets just a
+		 * new line, so the prompt does not follow the echoed ^C. */
+		if (sig == SIGINT)
+			sh_print(2, "\n");
+		else if (sig != SIGPIPE)
 			sh_print(2, "%s\n", strsignal(sig));
 		return 128 + sig;
 	}

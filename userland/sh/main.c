@@ -42,6 +42,16 @@ struct input {
 	size_t blen, bpos;
 };
 
+/* Set by Ctrl-C in an interactive shell: drop the line being typed. */
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* A character, -1 at end of input, -2 when Ctrl-C cut the line short. */
 static int input_getc(struct input *in)
 {
 	ssize_t n;
@@ -50,10 +60,14 @@ static int input_getc(struct input *in)
 		return in->str[in->pos] ? (unsigned char)in->str[in->pos++]
 					: -1;
 	if (in->bpos == in->blen) {
-		do
+		do {
 			n = read(in->fd, in->buf,
 				 in->bytewise ? 1 : sizeof(in->buf));
-		while (n < 0 && errno == EINTR);
+			if (n < 0 && errno == EINTR && interrupted) {
+				interrupted = 0;
+				return -2;
+			}
+		} while (n < 0 && errno == EINTR);
 		if (n <= 0)
 			return -1;
 		in->blen = (size_t)n;
@@ -62,12 +76,15 @@ static int input_getc(struct input *in)
 	return (unsigned char)in->buf[in->bpos++];
 }
 
-/* Append one line (with its '\n') to sb; 0 at end of input. */
+/* Append one line (with its '\n') to sb; 0 at end of input, -1 when
+ * Ctrl-C interrupted it. */
 static int input_line(struct input *in, struct strbuf *sb)
 {
 	int c, got = 0;
 
-	while ((c = input_getc(in)) >= 0) {
+	while ((c = input_getc(in)) >= 0 || c == -2) {
+		if (c == -2)
+			return -1;
 		got = 1;
 		sb_addc(sb, (char)c);
 		if (c == '\n')
@@ -97,12 +114,19 @@ static int sh_loop(struct input *in)
 		if (interactive) {
 			if (!text.len)
 				reap_jobs();
+			interrupted = 0;	/* a Ctrl-C meant for a child */
 			sh_print(2, "%s",
 				 text.len	  ? "> "
 				 : geteuid() == 0 ? "# "
 						  : "$ ");
 		}
 		got = input_line(in, &text);
+		if (got < 0) {	/* Ctrl-C: forget the line, prompt anew */
+			sh_print(2, "\n");
+			text.len = 0;
+			last_status = 130;
+			continue;
+		}
 		if (!got && !text.len)
 			break;
 		r = lex(text.s, &toks, &ntok);
@@ -216,7 +240,12 @@ int main(int argc, char **argv)
 	}
 	interactive = force_i || (!cmd && isatty(0));
 	if (interactive) {
-		signal(SIGINT, SIG_IGN);
+		/* Ctrl-C abandons the line being typed (a handler, not
+		 * SIG_IGN, so read() is interrupted); children get the
+		 * default action back through execve. */
+		struct sigaction sa = { .sa_handler = on_sigint };
+
+		sigaction(SIGINT, &sa, NULL);
 		signal(SIGQUIT, SIG_IGN);
 		signal(SIGTERM, SIG_IGN);
 	}
