@@ -371,6 +371,32 @@ SYSCALL_DEFINE1(brk, unsigned long, newbrk)
 	return newbrk;
 }
 
+#define MS_ASYNC 1
+#define MS_INVALIDATE 2
+#define MS_SYNC 4
+
+/*
+ * msync: check the request like Linux (flags, alignment, every page
+ * mapped). Anonymous memory has nothing to write back; file mappings, and
+ * their writeback, arrive with the mmap work.
+ */
+SYSCALL_DEFINE3(msync, unsigned long, start, size_t, len, int, flags)
+{
+	unsigned long end = start + PAGE_ALIGN(len), a;
+	struct vm_area_struct *vma;
+
+	if ((flags & ~(MS_ASYNC | MS_INVALIDATE | MS_SYNC)) ||
+	    ((flags & MS_ASYNC) && (flags & MS_SYNC)) ||
+	    !IS_ALIGNED(start, PAGE_SIZE) || end < start)
+		return -EINVAL;
+	for (a = start; a < end; a = vma->vm_end) {
+		vma = find_vma(current->mm, a);
+		if (!vma || vma->vm_start > a)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 SYSCALL_DEFINE3(madvise, unsigned long, start, size_t, len, int, advice)
 {
 	return 0;	/* advice is only advice */
