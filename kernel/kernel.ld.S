@@ -41,6 +41,9 @@ SECTIONS
 		__selftest_start = .;
 		KEEP(*(.selftest))
 		__selftest_end = .;
+		__initcall_start = .;
+		KEEP(*(.initcall.device))
+		__initcall_end = .;
 		__syscalls_start = .;
 		KEEP(*(.syscalls))
 		__syscalls_end = .;

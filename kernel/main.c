@@ -10,6 +10,7 @@
  */
 #include <kernel/bootinfo.h>
 #include <kernel/console.h>
+#include <kernel/init.h>
 #include <kernel/irq.h>
 #include <kernel/panic.h>
 #include <kernel/param.h>
@@ -100,6 +101,7 @@ void start_kernel(u32 magic, u32 info_phys)
 	syscall_init();
 	sched_init();
 	vfs_init();	/* root ramfs, the initramfs, console fds for init */
+	do_initcalls();	/* drivers: disks appear in /dev */
 
 	failed = run_selftests();
 	pr_notice("pagelab: boot complete (%lu ms)\n",

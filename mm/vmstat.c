@@ -11,4 +11,6 @@ const char *const vm_event_names[NR_VM_EVENTS] = {
 	[MKWRITE] = "mkwrite",
 	[NR_SYSCALLS_UNKNOWN] = "syscall_enosys",
 	[NR_FORKS] = "nr_forks",
+	[PGPGIN] = "pgpgin",
+	[PGPGOUT] = "pgpgout",
 };

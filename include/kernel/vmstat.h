@@ -13,6 +13,8 @@ enum vm_event_item {
 	MKWRITE,	/* page_mkwrite calls */
 	NR_SYSCALLS_UNKNOWN,	/* ENOSYS returned */
 	NR_FORKS,
+	PGPGIN,		/* KiB read from disks */
+	PGPGOUT,	/* KiB written to disks */
 	NR_VM_EVENTS
 };
 
@@ -22,6 +24,11 @@ extern const char *const vm_event_names[NR_VM_EVENTS];
 static inline void count_vm_event(enum vm_event_item item)
 {
 	__atomic_add_fetch(&vm_events[item], 1, __ATOMIC_RELAXED);
+}
+
+static inline void count_vm_events(enum vm_event_item item, unsigned long n)
+{
+	__atomic_add_fetch(&vm_events[item], n, __ATOMIC_RELAXED);
 }
 
 #endif

@@ -1,0 +1,213 @@
+/*
+ * fs/block.c: the block layer core. Sits between file systems (buffer
+ * heads, ext2) above and disk drivers (virtio-blk, the RAM disk) below.
+ *
+ * It keeps the list of disks, checks each bio (inside the disk, not a
+ * write to a read-only disk) before handing it to the driver, counts the
+ * I/O for /proc/vmstat, and turns the asynchronous completion into a
+ * sleep for callers that want to wait (submit_bio_wait). Requests are not
+ * merged or sorted: the disks are virtual, and a teaching kernel gains
+ * more from seeing each bio as issued.
+ */
+#include <fs/blkdev.h>
+#include <fs/namei.h>
+#include <kernel/completion.h>
+#include <kernel/errno.h>
+#include <kernel/printk.h>
+#include <kernel/spinlock.h>
+#include <kernel/string.h>
+#include <kernel/vmstat.h>
+#include <mm/slab.h>
+
+static LIST_HEAD(all_disks);
+static DEFINE_SPINLOCK(disks_lock);
+
+int add_disk(struct block_device *bdev)
+{
+	char path[32];
+	long err;
+
+	spin_lock(&disks_lock);
+	list_add_tail(&bdev->bd_list, &all_disks);
+	spin_unlock(&disks_lock);
+	snprintf(path, sizeof(path), "/dev/%s", bdev->bd_name);
+	err = do_mknodat(AT_FDCWD, path, S_IFBLK | 0660, bdev->bd_dev);
+	if (err && err != -EEXIST)
+		pr_warn("block: %s: cannot create %s (error %ld)\n",
+			bdev->bd_name, path, err);
+	pr_info("block: %s: %lu sectors (%lu MiB)%s\n", bdev->bd_name,
+		bdev->bd_nr_sectors, bdev->bd_nr_sectors >> 11,
+		bdev->bd_read_only ? ", read-only" : "");
+	return 0;
+}
+
+struct block_device *blkdev_get_by_dev(dev_t dev)
+{
+	struct block_device *b, *found = NULL;
+
+	spin_lock(&disks_lock);
+	list_for_each_entry(b, &all_disks, bd_list)
+		if (b->bd_dev == dev)
+			found = b;
+	spin_unlock(&disks_lock);
+	return found;
+}
+
+struct block_device *blkdev_get_by_name(const char *name)
+{
+	struct block_device *b, *found = NULL;
+
+	spin_lock(&disks_lock);
+	list_for_each_entry(b, &all_disks, bd_list)
+		if (!strcmp(b->bd_name, name))
+			found = b;
+	spin_unlock(&disks_lock);
+	return found;
+}
+
+struct block_device *lookup_bdev(const char *kernel_path)
+{
+	struct block_device *bdev;
+	struct inode *inode;
+	struct path path;
+	int err = kern_path(kernel_path, LOOKUP_FOLLOW, &path);
+
+	if (err)
+		return ERR_PTR(err);
+	inode = path.dentry->d_inode;
+	if (!S_ISBLK(inode->i_mode))
+		bdev = ERR_PTR(-ENOTBLK);
+	else if (!(bdev = blkdev_get_by_dev(inode->i_rdev)))
+		bdev = ERR_PTR(-ENXIO);
+	path_put(&path);
+	return bdev;
+}
+
+struct bio *bio_alloc(struct block_device *bdev, unsigned short nr_vecs,
+		      enum req_op op, gfp_t gfp)
+{
+	struct bio *bio;
+
+	if (nr_vecs > BIO_MAX_VECS)
+		nr_vecs = BIO_MAX_VECS;
+	bio = kzalloc(sizeof(*bio) + nr_vecs * sizeof(struct bio_vec), gfp);
+	if (!bio)
+		return NULL;
+	bio->bi_bdev = bdev;
+	bio->bi_opf = op;
+	bio->bi_max_vecs = nr_vecs;
+	INIT_LIST_HEAD(&bio->bi_list);
+	return bio;
+}
+
+void bio_put(struct bio *bio)
+{
+	kfree(bio);
+}
+
+unsigned int bio_add_page(struct bio *bio, struct page *page,
+			  unsigned int len, unsigned int offset)
+{
+	struct bio_vec *v;
+
+	if (bio->bi_vcnt == bio->bi_max_vecs || offset + len > PAGE_SIZE ||
+	    len % SECTOR_SIZE)
+		return 0;
+	v = &bio->bi_io_vec[bio->bi_vcnt++];
+	v->bv_page = page;
+	v->bv_len = len;
+	v->bv_offset = offset;
+	bio->bi_size += len;
+	return len;
+}
+
+void bio_endio(struct bio *bio)
+{
+	struct block_device *bdev = bio->bi_bdev;
+
+	if (bio->bi_opf == REQ_OP_READ) {
+		bdev->bd_reads++;
+		count_vm_events(PGPGIN, bio->bi_size >> 10);
+	} else if (bio->bi_opf == REQ_OP_WRITE) {
+		bdev->bd_writes++;
+		count_vm_events(PGPGOUT, bio->bi_size >> 10);
+	}
+	if (bio->bi_end_io)
+		bio->bi_end_io(bio);
+}
+
+void submit_bio(struct bio *bio)
+{
+	struct block_device *bdev = bio->bi_bdev;
+	u64 end = bio->bi_sector + (bio->bi_size >> SECTOR_SHIFT);
+
+	if (end > bdev->bd_nr_sectors || end < bio->bi_sector) {
+		pr_err("block: %s: %s beyond the end of the disk (sector %lu, "
+		       "%u bytes)\n", bdev->bd_name,
+		       bio->bi_opf == REQ_OP_WRITE ? "write" : "read",
+		       bio->bi_sector, bio->bi_size);
+		bio->bi_status = -EIO;
+		bio_endio(bio);
+		return;
+	}
+	if (bio->bi_opf == REQ_OP_WRITE && bdev->bd_read_only) {
+		bio->bi_status = -EROFS;
+		bio_endio(bio);
+		return;
+	}
+	bdev->bd_ops->submit_bio(bio);
+}
+
+static void bio_wait_end_io(struct bio *bio)
+{
+	complete(bio->bi_private);
+}
+
+int submit_bio_wait(struct bio *bio)
+{
+	struct completion done;
+
+	init_completion(&done);
+	bio->bi_private = &done;
+	bio->bi_end_io = bio_wait_end_io;
+	submit_bio(bio);
+	wait_for_completion(&done);
+	return bio->bi_status;
+}
+
+int blkdev_issue_flush(struct block_device *bdev)
+{
+	struct bio *bio = bio_alloc(bdev, 0, REQ_OP_FLUSH, GFP_KERNEL);
+	int err;
+
+	if (!bio)
+		return -ENOMEM;
+	err = submit_bio_wait(bio);
+	bio_put(bio);
+	return err;
+}
+
+int bdev_rw_sync(struct block_device *bdev, enum req_op op, u64 sector,
+		 void *buf, size_t len)
+{
+	int err = 0;
+
+	while (len && !err) {
+		unsigned long off = (unsigned long)buf & ~PAGE_MASK;
+		unsigned int n = min(len, PAGE_SIZE - off);
+		struct bio *bio = bio_alloc(bdev, 1, op, GFP_KERNEL);
+
+		if (!bio)
+			return -ENOMEM;
+		bio->bi_sector = sector;
+		if (!bio_add_page(bio, virt_to_page(buf), n, off))
+			err = -EINVAL;	/* not sector-sized pieces */
+		else
+			err = submit_bio_wait(bio);
+		bio_put(bio);
+		buf = (char *)buf + n;
+		sector += n >> SECTOR_SHIFT;
+		len -= n;
+	}
+	return err;
+}

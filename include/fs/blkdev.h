@@ -1,0 +1,98 @@
+/*
+ * The block layer (fs/block.c): disks as arrays of 512-byte sectors, and
+ * bios, the requests to read or write some of them.
+ *
+ * A driver fills in a struct block_device and calls add_disk(); its
+ * ->submit_bio() queues the bio and later (usually from its interrupt
+ * handler) calls bio_endio() with bi_status set. File systems build bios
+ * of pages (bio_alloc, bio_add_page) and either submit_bio() with their
+ * own bi_end_io, or submit_bio_wait() to sleep until it is done.
+ *
+ *	struct bio *bio = bio_alloc(bdev, 1, REQ_OP_READ, GFP_KERNEL);
+ *	bio->bi_sector = block * (blocksize >> SECTOR_SHIFT);
+ *	bio_add_page(bio, page, blocksize, offset_in_page);
+ *	err = submit_bio_wait(bio);	// 0 or -EIO
+ *	bio_put(bio);
+ */
+#ifndef _FS_BLKDEV_H
+#define _FS_BLKDEV_H
+
+#include <kernel/list.h>
+#include <mm/gfp.h>
+#include <fs/fs.h>
+
+#define SECTOR_SHIFT 9
+#define SECTOR_SIZE 512
+#define BIO_MAX_VECS 16
+
+enum req_op {
+	REQ_OP_READ,
+	REQ_OP_WRITE,
+	REQ_OP_FLUSH,	/* make earlier writes durable (no data) */
+};
+
+struct bio;
+typedef void(bio_end_io_t)(struct bio *bio);
+
+struct bio_vec {
+	struct page *bv_page;
+	unsigned int bv_len, bv_offset;
+};
+
+struct bio {
+	struct block_device *bi_bdev;
+	enum req_op bi_opf;
+	u64 bi_sector;	/* first sector */
+	unsigned int bi_size;	/* bytes, the sum of the vecs */
+	int bi_status;	/* 0 or -EIO, valid in bi_end_io */
+	bio_end_io_t *bi_end_io;
+	void *bi_private;
+	unsigned short bi_vcnt, bi_max_vecs;
+	struct list_head bi_list;	/* for the driver's queue */
+	struct bio_vec bi_io_vec[];
+};
+
+struct block_device_operations {
+	/* Queue bio; call bio_endio() when done. Must not sleep. */
+	void (*submit_bio)(struct bio *bio);
+};
+
+struct block_device {
+	char bd_name[16];	/* "vda": also /dev/vda */
+	dev_t bd_dev;
+	u64 bd_nr_sectors;
+	bool bd_read_only;
+	const struct block_device_operations *bd_ops;
+	void *bd_private;	/* the driver's */
+	void *bd_holder;	/* the super_block mounted on it, if any */
+	struct list_head bd_list;
+	unsigned long bd_reads, bd_writes;	/* completed bios */
+};
+
+/* Register a disk and create /dev/NAME (S_IFBLK). 0 or -errno. */
+int add_disk(struct block_device *bdev);
+struct block_device *blkdev_get_by_dev(dev_t dev);
+struct block_device *blkdev_get_by_name(const char *name);
+/* The block device a path names (a block special file), or ERR_PTR:
+ * -ENOTBLK for other files, -ENXIO for a node without a disk. */
+struct block_device *lookup_bdev(const char *kernel_path);
+
+struct bio *bio_alloc(struct block_device *bdev, unsigned short nr_vecs,
+		      enum req_op op, gfp_t gfp);
+void bio_put(struct bio *bio);
+/* Add a piece of a page; returns len, or 0 when the bio is full. */
+unsigned int bio_add_page(struct bio *bio, struct page *page,
+			  unsigned int len, unsigned int offset);
+void submit_bio(struct bio *bio);
+/* Submit and sleep until done; returns bi_status. */
+int submit_bio_wait(struct bio *bio);
+/* Drivers: the bio is finished; bi_status says how. */
+void bio_endio(struct bio *bio);
+int blkdev_issue_flush(struct block_device *bdev);
+/* Read or write len bytes (a multiple of 512) at sector from or to the
+ * kernel buffer buf (direct-mapped memory). 0 or -EIO. For simple users:
+ * superblock probes, tests. */
+int bdev_rw_sync(struct block_device *bdev, enum req_op op, u64 sector,
+		 void *buf, size_t len);
+
+#endif
