@@ -212,8 +212,21 @@ void inode_init_owner(struct inode *inode, const struct inode *dir,
 }
 
 /* No inode is written anywhere yet; ext2 will hook ->write_inode. */
+/*
+ * Note that inode (I_DIRTY_SYNC: its fields) or its pages (I_DIRTY_PAGES)
+ * need writing back; writeback (mm/page-writeback.c) finds dirty inodes
+ * on their super block's s_inodes and writes the oldest first.
+ */
+void __mark_inode_dirty(struct inode *inode, unsigned long flags)
+{
+	if (!(inode->i_state & I_DIRTY))
+		inode->dirtied_when = jiffies;
+	inode->i_state |= flags;
+}
+
 void mark_inode_dirty(struct inode *inode)
 {
+	__mark_inode_dirty(inode, I_DIRTY_SYNC);
 }
 
 void inc_nlink(struct inode *inode)

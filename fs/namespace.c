@@ -341,12 +341,15 @@ int proc_mounts_show(struct seq_file *m, void *v)
 	list_for_each_entry(mnt, &mount_list, mnt_list) {
 		struct path p = { mnt, mnt->mnt_root };
 		char *where = d_path(&p, &root, buf, PATH_MAX);
+		struct super_block *sb = mnt->mnt_sb;
 
 		if (IS_ERR(where))
 			continue;
-		seq_printf(m, "%s %s %s %s 0 0\n", mnt->mnt_devname, where,
-			   mnt->mnt_sb->s_type->name,
-			   sb_rdonly(mnt->mnt_sb) ? "ro" : "rw");
+		seq_printf(m, "%s %s %s %s", mnt->mnt_devname, where,
+			   sb->s_type->name, sb_rdonly(sb) ? "ro" : "rw");
+		if (sb->s_op && sb->s_op->show_options)
+			sb->s_op->show_options(m, sb);
+		seq_puts(m, " 0 0\n");
 	}
 	spin_unlock(&mount_lock);
 	path_put(&root);

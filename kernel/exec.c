@@ -292,6 +292,7 @@ static void commit_exec(struct linux_binprm *bprm, struct pt_regs *regs)
 		mmput(old);
 	mm_release_vfork(t);
 	strlcpy(t->comm, name, sizeof(t->comm));
+	t->flags &= ~PF_KTHREAD;	/* pid 1 starts as a kernel thread */
 	for (int i = 0; i < _NSIG; i++) {
 		struct k_sigaction *ka = &t->signal.action[i];
 

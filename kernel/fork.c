@@ -169,6 +169,12 @@ pid_t kernel_thread(void (*fn)(void *), void *arg, const char *name)
 	if (IS_ERR(p))
 		return PTR_ERR(p);
 	strlcpy(p->comm, name, sizeof(p->comm));
+	/* Kernel threads belong to pid 0, not to whoever started them: pid 1
+	 * starts the flusher, and init's wait() must never wait for it. */
+	p->flags |= PF_KTHREAD;
+	list_del(&p->sibling);
+	p->parent = &init_task;
+	list_add_tail(&p->sibling, &init_task.children);
 	wake_up_process(p);
 	return p->pid;
 }

@@ -1,9 +1,12 @@
 /*
- * kernel/init.c: the first user process.
+ * kernel/init.c: the first process.
  *
- * start_kernel() makes pid 1 as a kernel thread running kernel_init(),
- * which execs the init program (init=PATH, default /bin/init) and so
- * becomes the user's init. Linux panics when init exits; with
+ * start_kernel() makes pid 1 as a kernel thread running kernel_init(), as
+ * Linux does: it runs the device initcalls (drivers, the flusher thread:
+ * they may start threads of their own, so pid 1 must exist first), the
+ * self-tests named by selftest=, powers off here if asked (poweroff), and
+ * then execs the init program (init=PATH, default /bin/init), becoming the
+ * user's init. Linux panics when init exits; with
  * init_exit=poweroff, pagelab powers off instead, with init's exit status,
  * so a test program can be run as init directly.
  */
@@ -13,12 +16,23 @@
 #include <kernel/power.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
+#include <kernel/init.h>
+#include <kernel/selftest.h>
+#include <kernel/time.h>
 
 int do_execve_kernel(const char *filename, const char *const *argv,
 		     const char *const *envp);
 
 static char init_path[128] = "/bin/init";
 bool init_exit_poweroff;
+static bool poweroff_when_done;
+
+static int set_poweroff(const char *val)
+{
+	poweroff_when_done = true;
+	return 0;
+}
+__setup("poweroff", set_poweroff);
 
 static int set_init(const char *val)
 {
@@ -39,14 +53,26 @@ __setup("init_exit", set_init_exit);
 static void kernel_init(void *unused)
 {
 	const char *argv[MAX_INIT_ARGS + 2] = { init_path };
-	const char *envp[] = { "HOME=/", "PATH=/bin:/tests", "TERM=linux",
-				NULL };
-	int err;
+	const char *envp[MAX_INIT_ARGS + 4] = { "HOME=/", "PATH=/bin:/tests",
+						"TERM=linux" };
+	int err, failed, argc = 1, envc = 3;
 
-	/* Words of the command line nobody claimed are init's arguments. */
-	for (int i = 0; i < init_argc; i++)
-		argv[i + 1] = init_args[i];
+
 	current->pgid = current->sid = current->pid;
+	do_initcalls();	/* drivers: disks appear in /dev */
+	failed = run_selftests();
+	pr_notice("pagelab: boot complete (%lu ms)\n",
+		  ktime_get_ns() / NSEC_PER_MSEC);
+	if (poweroff_when_done)
+		kernel_power_off(failed ? 1 : 0);
+	/* Words of the command line nobody claimed go to init, as in Linux:
+	 * NAME=value ones into its environment, the rest as arguments. */
+	for (int i = 0; i < init_argc; i++) {
+		if (strchr(init_args[i], '='))
+			envp[envc++] = init_args[i];
+		else
+			argv[argc++] = init_args[i];
+	}
 	pr_info("init: running %s\n", init_path);
 	err = do_execve_kernel(init_path, argv, envp);
 	if (err)

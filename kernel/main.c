@@ -31,14 +31,6 @@
 #include <mm/mm.h>
 #include <mm/slab.h>
 
-static bool poweroff_when_done;
-
-static int set_poweroff(const char *val)
-{
-	poweroff_when_done = true;
-	return 0;
-}
-__setup("poweroff", set_poweroff);
 
 static void print_banner(void)
 {
@@ -75,7 +67,6 @@ __noreturn void cpu_idle(void);
 void start_kernel(u32 magic, u32 info_phys)
 {
 	bool boot_info_ok;
-	int failed;
 
 	serial_init();
 	tsc_calibrate();
@@ -101,13 +92,6 @@ void start_kernel(u32 magic, u32 info_phys)
 	syscall_init();
 	sched_init();
 	vfs_init();	/* root ramfs, the initramfs, console fds for init */
-	do_initcalls();	/* drivers: disks appear in /dev */
-
-	failed = run_selftests();
-	pr_notice("pagelab: boot complete (%lu ms)\n",
-		  ktime_get_ns() / NSEC_PER_MSEC);
-	if (poweroff_when_done)
-		kernel_power_off(failed ? 1 : 0);
-	start_init();
+	start_init();	/* pid 1: initcalls, self-tests, then /bin/init */
 	cpu_idle();
 }

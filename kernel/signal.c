@@ -87,6 +87,8 @@ int send_sig_info(int sig, const siginfo_t *info, struct task_struct *t)
 		return -EINVAL;
 	if (t->exit_state || sig_ignored(t, sig))
 		return 0;
+	if ((t->flags & PF_KTHREAD) && !t->mm)
+		return 0;	/* kernel threads take no signals */
 	slot = &t->signal.info[sig - 1];
 	if (!(t->signal.pending & sigmask(sig))) {
 		if (info) {

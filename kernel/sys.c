@@ -255,15 +255,16 @@ static long do_nanosleep(const struct kernel_timespec __user *req,
 			 struct kernel_timespec __user *rem)
 {
 	struct kernel_timespec ts;
-	u64 ns, ticks, left;
+	u64 ns, left;
 
 	if (copy_from_user(&ts, req, sizeof(ts)))
 		return -EFAULT;
 	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (long)NSEC_PER_SEC)
 		return -EINVAL;
 	ns = ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-	ticks = DIV_ROUND_UP(ns, NSEC_PER_SEC / HZ);
-	left = schedule_timeout_interruptible(ticks);
+	left = DIV_ROUND_UP(ns, NSEC_PER_SEC / HZ);
+	while (left && !signal_pending(current))
+		left = schedule_timeout_interruptible(left);
 	if (!left)
 		return 0;
 	if (rem) {

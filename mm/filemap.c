@@ -20,6 +20,7 @@
  * find_* returns one more for the caller.
  */
 #include <mm/filemap.h>
+#include <mm/writeback.h>
 #include <fs/fs.h>
 #include <kernel/errno.h>
 #include <kernel/panic.h>
@@ -58,7 +59,7 @@ void address_space_init_once(struct address_space *mapping,
 #define PAGE_WAIT_TABLE_BITS 6
 static wait_queue_head_t page_wait_table[1 << PAGE_WAIT_TABLE_BITS];
 
-static wait_queue_head_t *page_waitqueue(struct page *page)
+wait_queue_head_t *page_waitqueue(struct page *page)
 {
 	static bool ready;
 	unsigned long hash;
@@ -104,12 +105,7 @@ bool set_page_dirty(struct page *page)
 
 	if (mapping && mapping->a_ops && mapping->a_ops->set_page_dirty)
 		return mapping->a_ops->set_page_dirty(page);
-	return !test_and_set_bit(PG_dirty, &page->flags);
-}
-
-void cancel_dirty_page(struct page *page)
-{
-	ClearPageDirty(page);
+	return __set_page_dirty_nobuffers(page);
 }
 
 /* ---- 2. the index ---------------------------------------------------------- */
@@ -175,12 +171,28 @@ int add_to_page_cache(struct page *page, struct address_space *mapping,
 }
 /* LAB pagecache: END */
 
+/*
+ * add_to_page_cache, and onto the LRU when reclaim could ever free the
+ * page (its file has a ->writepage to clean it with).
+ */
+int add_to_page_cache_lru(struct page *page, struct address_space *mapping,
+			  pgoff_t index, gfp_t gfp)
+{
+	int err = add_to_page_cache(page, mapping, index, gfp);
+
+	if (!err && mapping_cap_writeback(mapping))
+		lru_cache_add(page);
+	return err;
+}
+
 void delete_from_page_cache(struct page *page)
 {
 	struct address_space *mapping = page->mapping;
 	unsigned long flags;
 
 	BUG_ON(!PageLocked(page));
+	lru_cache_del(page);
+	cancel_dirty_page(page);	/* nobody will write it now */
 	spin_lock_irqsave(&mapping->tree_lock, flags);
 	radix_tree_delete(&mapping->page_tree, page->index);
 	mapping->nrpages--;
@@ -223,7 +235,7 @@ repeat:
 	page = alloc_page(gfp);
 	if (!page)
 		return NULL;
-	err = add_to_page_cache(page, mapping, index, gfp);
+	err = add_to_page_cache_lru(page, mapping, index, gfp);
 	if (err) {
 		page_cache_release(page);
 		if (err == -EEXIST)	/* someone else added it first */
@@ -234,7 +246,7 @@ repeat:
 }
 
 /* Up to nr pages at or after start, each referenced. */
-static unsigned int find_get_pages(struct address_space *mapping,
+unsigned int find_get_pages(struct address_space *mapping,
 				   pgoff_t start, unsigned int nr,
 				   struct page **pages)
 {
@@ -268,12 +280,12 @@ void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
 			struct page *page = pages[i];
 
 			next = page->index + 1;
-			/* The lock waits out a read or write in progress. */
+			/* The lock waits out a read or write in progress;
+			 * a write to disk in progress must end too. */
 			lock_page(page);
-			if (page->mapping == mapping) {
-				cancel_dirty_page(page);
+			wait_on_page_writeback(page);
+			if (page->mapping == mapping)
 				delete_from_page_cache(page);
-			}
 			unlock_page(page);
 			page_cache_release(page);
 		}
@@ -320,7 +332,7 @@ repeat:
 		page = page_cache_alloc(mapping);
 		if (!page)
 			return ERR_PTR(-ENOMEM);
-		err = add_to_page_cache(page, mapping, index, GFP_KERNEL);
+		err = add_to_page_cache_lru(page, mapping, index, GFP_KERNEL);
 		if (err) {
 			page_cache_release(page);
 			if (err == -EEXIST)
@@ -388,6 +400,7 @@ ssize_t generic_file_read(struct file *file, struct iov_iter *to, loff_t *ppos)
 		}
 		nr = min(PAGE_SIZE - offset, (size_t)(isize - pos));
 		nr = min(nr, iov_iter_count(to));
+		mark_page_accessed(page);
 		ret = copy_to_iter((char *)page_address(page) + offset, nr, to);
 		page_cache_release(page);
 		copied += ret;
@@ -465,6 +478,7 @@ ssize_t generic_file_write(struct file *file, struct iov_iter *from,
 		written += err;
 		pos += err;
 		count -= err;
+		balance_dirty_pages_ratelimited(mapping);
 		if (copied < bytes) {	/* the user buffer faulted */
 			err = -EFAULT;
 			break;

@@ -16,6 +16,9 @@
 #include <kernel/printk.h>
 #include <kernel/spinlock.h>
 #include <kernel/string.h>
+#include <kernel/sched.h>
+#include <mm/writeback.h>
+#include <asm/processor.h>
 
 struct free_area {
 	struct list_head free_list;
@@ -91,15 +94,18 @@ static struct page *expand(struct page *page, unsigned int low,
 	return page;
 }
 
-struct page *alloc_pages(gfp_t gfp, unsigned int order)
+/* Take a block from the free lists, respecting the reserve. */
+static struct page *rmqueue(unsigned int order, bool use_reserve)
 {
 	struct page *page = NULL;
 	unsigned long flags;
 	unsigned int o;
 
-	if (order >= MAX_ORDER)
-		return NULL;
 	spin_lock_irqsave(&zone_lock, flags);
+	if (!use_reserve && free_pages_count < MIN_FREE_PAGES + (1UL << order)) {
+		spin_unlock_irqrestore(&zone_lock, flags);
+		return NULL;
+	}
 	for (o = order; o < MAX_ORDER; o++) {
 		if (list_empty(&free_area[o].free_list))
 			continue;
@@ -111,6 +117,39 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		break;
 	}
 	spin_unlock_irqrestore(&zone_lock, flags);
+	return page;
+}
+
+/*
+ * Out of free pages: reclaim page cache and try again, if the caller may
+ * sleep (__GFP_RECLAIM, interrupts on) and is not reclaim itself.
+ */
+static struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
+{
+	struct page *page = NULL;
+
+	if (!(gfp & __GFP_RECLAIM) || (current->flags & PF_MEMALLOC) ||
+	    !(local_save_flags() & X86_EFLAGS_IF))
+		return NULL;
+	for (int tries = 0; !page && tries < 16; tries++) {
+		if (!try_to_free_pages(32UL << order) && tries > 2)
+			schedule();	/* let writeback make pages clean */
+		page = rmqueue(order, false);
+	}
+	return page;
+}
+
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	bool reserve = (gfp & __GFP_MEMALLOC) ||
+		       (current->flags & PF_MEMALLOC);
+	struct page *page;
+
+	if (order >= MAX_ORDER)
+		return NULL;
+	page = rmqueue(order, reserve);
+	if (!page)
+		page = alloc_pages_slowpath(gfp, order);
 	if (!page)
 		return NULL;
 	for (unsigned long i = 0; i < (1UL << order); i++) {

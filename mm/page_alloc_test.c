@@ -19,7 +19,8 @@ static int check_all_pages(unsigned long before)
 	unsigned long n = 0, bad = 0;
 	struct page *p, *tmp;
 
-	while ((p = alloc_page(GFP_KERNEL))) {
+	/* __GFP_MEMALLOC: the reserve too; no reclaim, there is nothing. */
+	while ((p = alloc_page(__GFP_MEMALLOC))) {
 		*(unsigned long *)page_address(p) = page_to_pfn(p);
 		list_add(&p->lru, &taken);
 		n++;

@@ -10,6 +10,9 @@ struct proc_dir_entry {
 	umode_t mode;
 	unsigned int low_ino;	/* the inode number, fixed per entry */
 	int (*show)(struct seq_file *m, void *v);	/* files */
+	/* Writable files: the written text (NUL-terminated, at most
+	 * PROC_WRITE_MAX bytes); returns 0 or -errno. */
+	int (*write)(const char *buf, size_t len, void *data);
 	void *data;
 	struct proc_dir_entry *parent;
 	struct list_head subdir;	/* children (directories) */

@@ -126,6 +126,26 @@ static ssize_t proc_single_read(struct file *file, struct iov_iter *to,
 	return n ? (ssize_t)n : -EFAULT;
 }
 
+/* The whole write goes to the entry's write(), in one piece. */
+static ssize_t proc_single_write(struct file *file, struct iov_iter *from,
+				 loff_t *pos)
+{
+	struct proc_dir_entry *de = file->f_inode->i_private;
+	size_t len = iov_iter_count(from);
+	char buf[PROC_WRITE_MAX + 1];
+	int err;
+
+	if (!de->write)
+		return -EINVAL;
+	if (len > PROC_WRITE_MAX)
+		return -EINVAL;
+	if (copy_from_iter(buf, len, from) != len)
+		return -EFAULT;
+	buf[len] = '\0';
+	err = de->write(buf, len, de->data);
+	return err ? err : (ssize_t)len;
+}
+
 static loff_t proc_single_lseek(struct file *file, loff_t offset, int whence)
 {
 	struct seq_file *m = file->private_data;
@@ -153,6 +173,7 @@ static int proc_single_release(struct inode *inode, struct file *file)
 static const struct file_operations proc_single_file_operations = {
 	.open = proc_single_open,
 	.read_iter = proc_single_read,
+	.write_iter = proc_single_write,
 	.llseek = proc_single_lseek,
 	.release = proc_single_release,
 };
@@ -189,6 +210,8 @@ static struct file_system_type proc_fs_type = {
 
 int meminfo_proc_show(struct seq_file *m, void *v);
 int vmstat_proc_show(struct seq_file *m, void *v);
+int drop_caches_show(struct seq_file *m, void *v);
+int drop_caches_write(const char *buf, size_t len, void *data);
 
 void proc_init(void)
 {
@@ -196,4 +219,8 @@ void proc_init(void)
 	proc_create_single("meminfo", meminfo_proc_show);
 	proc_create_single("mounts", proc_mounts_show);
 	proc_create_single("vmstat", vmstat_proc_show);
+	proc_mkdir("sys");
+	proc_mkdir("sys/vm");
+	proc_create_rw("sys/vm/drop_caches", 0644, drop_caches_show,
+		       drop_caches_write);
 }

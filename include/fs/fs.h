@@ -36,6 +36,7 @@ struct page;
 struct path;
 struct pipe_inode_info;
 struct seq_file;
+struct block_device;
 struct super_block;
 struct vfsmount;
 struct dir_context;
@@ -189,7 +190,19 @@ struct timespec64 {
 
 /* ---- page cache: address_space ---------------------------------------- */
 
-struct writeback_control;
+/*
+ * What writeback asks of ->writepage (mm/page-writeback.c). WB_SYNC_ALL:
+ * data integrity (sync, fsync, umount): every dirty page, and the caller
+ * waits. WB_SYNC_NONE: memory cleaning (the flusher, reclaim): as many as
+ * nr_to_write, skipping pages that would block.
+ */
+enum writeback_sync_modes { WB_SYNC_NONE, WB_SYNC_ALL };
+
+struct writeback_control {
+	enum writeback_sync_modes sync_mode;
+	long nr_to_write;	/* pages left to write; decremented */
+	bool for_reclaim;	/* called from page reclaim */
+};
 
 /*
  * How a file system moves a page cache page to and from its storage.
@@ -204,6 +217,11 @@ struct writeback_control;
  *	commit them (dirty the page, grow i_size), unlock and release the
  *	page. Returns the bytes committed or -errno.
  * set_page_dirty: mark a page dirty; returns true if it was clean.
+ * releasepage: page locked, clean, PG_private set (buffer heads): drop
+ *	the private data so reclaim can free the page; false when busy.
+ * invalidatepage: page locked, PG_private set, being truncated from byte
+ *	offset on (0: the whole page leaves the cache): forget the private
+ *	data there (buffers past offset unmapped; all freed for offset 0).
  */
 struct address_space_operations {
 	int (*readpage)(struct file *file, struct page *page);
@@ -215,6 +233,8 @@ struct address_space_operations {
 			 loff_t pos, unsigned int len, unsigned int copied,
 			 struct page *page, void *fsdata);
 	bool (*set_page_dirty)(struct page *page);
+	bool (*releasepage)(struct page *page, unsigned int gfp);
+	void (*invalidatepage)(struct page *page, unsigned long offset);
 };
 
 struct address_space {
@@ -286,6 +306,9 @@ struct kstatfs {
 #define I_NEW 0x1	/* being filled by iget_locked's caller */
 #define I_HASHED 0x2	/* findable by iget_locked: kept when unused */
 #define I_FREEING 0x4
+#define I_DIRTY_SYNC 0x8	/* inode fields changed: ->write_inode */
+#define I_DIRTY_PAGES 0x10	/* the mapping has dirty pages */
+#define I_DIRTY (I_DIRTY_SYNC | I_DIRTY_PAGES)
 
 /*
  * Inode operations. Directory operations are called with the directory's
@@ -349,6 +372,7 @@ struct inode {
 	struct address_space *i_mapping;	/* &i_data, for all we have */
 	struct address_space i_data;
 	struct list_head i_sb_list;	/* on sb->s_inodes */
+	unsigned long dirtied_when;	/* jiffies when it first became dirty */
 	struct pipe_inode_info *i_pipe;	/* FIFOs and pipes */
 	char *i_link;	/* symlink target in memory (ramfs): kmalloc'ed,
 			 * kfree'd when the inode is evicted */
@@ -447,11 +471,14 @@ struct super_operations {
 	int (*sync_fs)(struct super_block *sb, int wait);
 	int (*statfs)(struct dentry *dentry, struct kstatfs *buf);
 	int (*remount_fs)(struct super_block *sb, int *flags, char *data);
+	/* Append ",opt=value..." to the mount's line in /proc/mounts. */
+	int (*show_options)(struct seq_file *m, struct super_block *sb);
 };
 
 struct super_block {
 	struct list_head s_list;	/* all super blocks */
 	dev_t s_dev;
+	struct block_device *s_bdev;	/* disk file systems: the device */
 	unsigned long s_blocksize;
 	unsigned char s_blocksize_bits;
 	loff_t s_maxbytes;	/* largest file size */
@@ -525,6 +552,7 @@ void iput(struct inode *inode);
 void inode_init_owner(struct inode *inode, const struct inode *dir,
 		      umode_t mode);
 void mark_inode_dirty(struct inode *inode);
+void __mark_inode_dirty(struct inode *inode, unsigned long flags);
 void inc_nlink(struct inode *inode);
 void drop_nlink(struct inode *inode);
 void clear_nlink(struct inode *inode);

@@ -46,6 +46,13 @@ struct proc_dir_entry *proc_create_single_data(const char *name,
 					       void *data);
 /* A directory /proc/NAME. */
 struct proc_dir_entry *proc_mkdir(const char *name);
+/* A file that can also be written (e.g. sys/vm/drop_caches): write gets
+ * what was written, as a NUL-terminated string of at most 64 bytes. */
+#define PROC_WRITE_MAX 64
+struct proc_dir_entry *proc_create_rw(const char *name, umode_t mode,
+				      int (*show)(struct seq_file *, void *),
+				      int (*write)(const char *, size_t,
+						   void *));
 /* Register the "proc" file system type and the built-in files. */
 void proc_init(void);
 

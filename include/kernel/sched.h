@@ -33,6 +33,9 @@ struct fpu_state {
 	u8 fxsave[512];
 } __attribute__((aligned(16)));
 
+#define PF_MEMALLOC 0x1	/* reclaiming: may use the reserve, no recursion */
+#define PF_KTHREAD 0x2	/* a kernel thread */
+
 struct task_struct {
 	volatile long state;	/* TASK_RUNNING, TASK_INTERRUPTIBLE, ... */
 	int exit_state;
@@ -42,6 +45,7 @@ struct task_struct {
 	unsigned long thread_sp;	/* saved kernel rsp while switched out */
 	void *stack;	/* kernel stack, THREAD_SIZE bytes */
 	bool need_resched;
+	unsigned int flags;	/* PF_* */
 
 	struct mm_struct *mm;
 	struct files_struct *files;

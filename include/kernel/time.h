@@ -21,7 +21,17 @@ void timer_init(void);
 u64 ktime_get_ns(void);
 /* Busy-wait; for drivers that need a short delay before the tick runs. */
 void ndelay_ns(u64 ns);
-/* Sleep up to ticks; returns ticks left (0: the time ran out). */
+/*
+ * Sleep until ticks have passed, a signal arrives, or someone wakes the
+ * task (wake_up_process, a wait queue it is on): returns the ticks left,
+ * 0 when the time ran out. Loop if only the time matters.
+ */
 u64 schedule_timeout_interruptible(u64 ticks);
+
+/* Is jiffies value a later than b? (Written to survive wrap-around.) */
+static inline bool time_after_jiffies(u64 a, u64 b)
+{
+	return (s64)(b - a) < 0;
+}
 
 #endif

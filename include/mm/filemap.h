@@ -50,7 +50,11 @@ struct page *find_or_create_page(struct address_space *mapping,
  */
 int add_to_page_cache(struct page *page, struct address_space *mapping,
 		      pgoff_t index, gfp_t gfp);
-/* Remove a locked page from its mapping and drop the cache's reference. */
+/* The same, and onto the reclaim LRU if the file can be written back. */
+int add_to_page_cache_lru(struct page *page, struct address_space *mapping,
+			  pgoff_t index, gfp_t gfp);
+/* Remove a locked page from its mapping and drop the cache's reference
+ * (and from the LRU; a dirty page is written off: see cancel_dirty_page). */
 void delete_from_page_cache(struct page *page);
 /*
  * Drop every page at or past lstart (bytes) and zero the tail of the page
@@ -89,6 +93,12 @@ ssize_t generic_file_write_iter(struct file *file, struct iov_iter *from,
 				loff_t *pos);
 /* Clamp count for RLIMIT_FSIZE and s_maxbytes: 0 or -EFBIG. */
 int generic_write_checks(struct file *file, loff_t pos, size_t *count);
+
+/* Up to nr pages at or after index start, each referenced. */
+unsigned int find_get_pages(struct address_space *mapping, pgoff_t start,
+			    unsigned int nr, struct page **pages);
+/* The wait queue for PG_locked and PG_writeback of page. */
+wait_queue_head_t *page_waitqueue(struct page *page);
 
 /* Pages in all page caches, for /proc/meminfo's "Cached:". */
 unsigned long nr_pagecache_pages(void);

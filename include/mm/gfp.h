@@ -7,8 +7,14 @@
 typedef unsigned int gfp_t;
 
 #define __GFP_ZERO 0x1u	/* return zeroed memory */
-#define GFP_KERNEL 0x0u
-#define GFP_ATOMIC 0x0u	/* nothing sleeps yet; kept for intent */
+#define __GFP_RECLAIM 0x2u	/* may sleep to reclaim page cache */
+#define __GFP_MEMALLOC 0x4u	/* may use the reserve (tests; reclaim) */
+#define GFP_KERNEL __GFP_RECLAIM	/* process context */
+#define GFP_ATOMIC 0x0u	/* interrupt context: never sleeps */
+
+/* Pages kept back from ordinary allocations, so that reclaim (which
+ * needs memory to write dirty pages out) can always make progress. */
+#define MIN_FREE_PAGES 128
 
 #define MAX_ORDER 11	/* blocks of 1 .. 1024 pages (4 MiB) */
 

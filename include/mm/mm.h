@@ -30,6 +30,9 @@ enum pageflags {
 	PG_buddy,	/* free, heading a block on a buddy free list */
 	PG_slab,	/* holds kmalloc objects */
 	PG_large_kmalloc,	/* first page of a multi-page kmalloc */
+	PG_private,	/* page->private holds fs data (buffer heads) */
+	PG_referenced,	/* used since reclaim last looked: a second chance */
+	PG_reclaim,	/* written back for reclaim: free it when done */
 };
 
 struct address_space;
@@ -75,6 +78,9 @@ PAGEFLAG(Reserved, reserved)
 PAGEFLAG(Buddy, buddy)
 PAGEFLAG(Slab, slab)
 PAGEFLAG(LargeKmalloc, large_kmalloc)
+PAGEFLAG(Private, private)
+PAGEFLAG(Referenced, referenced)
+PAGEFLAG(Reclaim, reclaim)
 
 extern struct page *mem_map;
 extern unsigned long max_pfn;	/* one past the highest RAM frame */

@@ -29,8 +29,9 @@ void run_timers(void)
 }
 
 /*
- * Sleep interruptibly for up to `ticks`. Returns the ticks left: 0 when the
- * time ran out, more when a signal (or another wake-up) came first.
+ * Sleep interruptibly for up to `ticks` (see <kernel/time.h>). The tick
+ * keeps waking an expired sleeper until it leaves the list, so a wake-up
+ * that races with going to sleep is never lost, only late by a tick.
  */
 u64 schedule_timeout_interruptible(u64 ticks)
 {
@@ -41,12 +42,9 @@ u64 schedule_timeout_interruptible(u64 ticks)
 	spin_lock_irqsave(&timer_lock, flags);
 	list_add(&s.list, &sleepers);
 	spin_unlock_irqrestore(&timer_lock, flags);
-	while (jiffies < s.expires && !signal_pending(current)) {
-		current->state = TASK_INTERRUPTIBLE;
-		if (jiffies >= s.expires)	/* the tick came in between */
-			current->state = TASK_RUNNING;
+	current->state = TASK_INTERRUPTIBLE;
+	if (jiffies < s.expires && !signal_pending(current))
 		schedule();
-	}
 	current->state = TASK_RUNNING;
 	spin_lock_irqsave(&timer_lock, flags);
 	list_del(&s.list);

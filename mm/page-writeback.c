@@ -1,0 +1,322 @@
+/*
+ * mm/page-writeback.c: getting dirty page-cache pages to disk.
+ *
+ * Three callers want writeback, for three reasons:
+ *   - data integrity: sync, fsync, umount (WB_SYNC_ALL: every dirty page
+ *     of the file or file system, then wait for the I/O);
+ *   - age: the flusher thread wakes every 5 s and writes inodes that have
+ *     been dirty for 30 s (Linux's dirty_writeback/expire defaults);
+ *   - pressure: a writer that finds more than dirty_limit pages dirty
+ *     writes some back itself before dirtying more (so a file larger than
+ *     RAM can be written), and reclaim writes dirty pages it wants to free.
+ * All of them come down to write_cache_pages(): lock each dirty page,
+ * clear_page_dirty_for_io(), ->writepage().
+ *
+ * Only mappings with a ->writepage count as dirty: ramfs pages stay dirty
+ * forever by design and are not writeback's business.
+ */
+#include <mm/writeback.h>
+#include <kernel/panic.h>
+#include <mm/filemap.h>
+#include <kernel/errno.h>
+#include <kernel/printk.h>
+#include <kernel/sched.h>
+#include <kernel/time.h>
+#include <kernel/init.h>
+
+#define DIRTY_EXPIRE (30 * HZ)
+#define FLUSH_INTERVAL (5 * HZ)
+
+static unsigned long dirty_pages;	/* dirty pages of writeback mappings */
+static unsigned long dirty_limit = 1024;	/* pages; set from RAM size */
+static DECLARE_WAIT_QUEUE_HEAD(flusher_wait);
+
+
+unsigned long nr_dirty_pages(void)
+{
+	return READ_ONCE(dirty_pages);
+}
+
+void mapping_set_error(struct address_space *mapping, int err)
+{
+	if (err)
+		set_bit(AS_EIO, &mapping->flags);
+}
+
+void account_page_dirtied(struct page *page)
+{
+	struct address_space *mapping = page->mapping;
+
+	if (!mapping_cap_writeback(mapping))
+		return;
+	__atomic_add_fetch(&dirty_pages, 1, __ATOMIC_RELAXED);
+	__mark_inode_dirty(mapping->host, I_DIRTY_PAGES);
+}
+
+static void account_page_cleaned(struct page *page)
+{
+	if (mapping_cap_writeback(page->mapping))
+		__atomic_sub_fetch(&dirty_pages, 1, __ATOMIC_RELAXED);
+}
+
+bool __set_page_dirty_nobuffers(struct page *page)
+{
+	if (test_and_set_bit(PG_dirty, &page->flags))
+		return false;
+	if (page->mapping)
+		account_page_dirtied(page);
+	return true;
+}
+
+bool clear_page_dirty_for_io(struct page *page)
+{
+	BUG_ON(!PageLocked(page));
+	if (!test_and_clear_bit(PG_dirty, &page->flags))
+		return false;
+	account_page_cleaned(page);
+	return true;
+}
+
+/* A dirty page leaves the cache unwritten (truncate): uncount it. */
+void cancel_dirty_page(struct page *page)
+{
+	if (test_and_clear_bit(PG_dirty, &page->flags) && page->mapping)
+		account_page_cleaned(page);
+}
+
+void set_page_writeback(struct page *page)
+{
+	SetPageWriteback(page);
+}
+
+void end_page_writeback(struct page *page)
+{
+	ClearPageReclaim(page);
+	ClearPageWriteback(page);
+	wake_up(page_waitqueue(page));
+}
+
+void wait_on_page_writeback(struct page *page)
+{
+	if (PageWriteback(page))
+		wait_event(*page_waitqueue(page), !PageWriteback(page));
+}
+
+/* Write one locked page if it is still dirty and ours; unlocks it. */
+static int write_one_page(struct page *page, struct address_space *mapping,
+			  struct writeback_control *wbc)
+{
+	if (page->mapping != mapping || (PageWriteback(page) &&
+					 wbc->sync_mode == WB_SYNC_NONE)) {
+		unlock_page(page);
+		return 0;
+	}
+	wait_on_page_writeback(page);
+	if (!clear_page_dirty_for_io(page)) {
+		unlock_page(page);
+		return 0;
+	}
+	wbc->nr_to_write--;
+	return mapping->a_ops->writepage(page, wbc);
+}
+
+int write_cache_pages(struct address_space *mapping,
+		      struct writeback_control *wbc)
+{
+	struct page *pages[16];
+	pgoff_t index = 0;
+	unsigned int n;
+	int err = 0;
+
+	while (wbc->nr_to_write > 0 &&
+	       (n = find_get_pages(mapping, index, 16, pages))) {
+		for (unsigned int i = 0; i < n; i++) {
+			struct page *page = pages[i];
+			int ret = 0;
+
+			index = page->index + 1;
+			if (PageDirty(page) && wbc->nr_to_write > 0) {
+				if (wbc->sync_mode == WB_SYNC_ALL)
+					lock_page(page);
+				else if (!trylock_page(page))
+					goto next;
+				ret = write_one_page(page, mapping, wbc);
+			}
+			if (ret && !err)
+				err = ret;
+next:
+			page_cache_release(page);
+		}
+	}
+	if (err)
+		mapping_set_error(mapping, err);
+	return err;
+}
+
+int filemap_fdatawrite(struct address_space *mapping)
+{
+	struct writeback_control wbc = { WB_SYNC_ALL, LONG_MAX, false };
+
+	if (!mapping_cap_writeback(mapping))
+		return 0;
+	return write_cache_pages(mapping, &wbc);
+}
+
+int filemap_fdatawait(struct address_space *mapping)
+{
+	struct page *pages[16];
+	pgoff_t index = 0;
+	unsigned int n;
+
+	while ((n = find_get_pages(mapping, index, 16, pages))) {
+		for (unsigned int i = 0; i < n; i++) {
+			index = pages[i]->index + 1;
+			wait_on_page_writeback(pages[i]);
+			page_cache_release(pages[i]);
+		}
+	}
+	return test_and_clear_bit(AS_EIO, &mapping->flags) ? -EIO : 0;
+}
+
+int filemap_write_and_wait(struct address_space *mapping)
+{
+	int err = filemap_fdatawrite(mapping);
+	int err2 = filemap_fdatawait(mapping);
+
+	return err ? err : err2;
+}
+
+/* Any dirty pages left in the mapping? (A cheap answer is fine.) */
+static bool mapping_has_dirty(struct address_space *mapping)
+{
+	struct page *pages[16];
+	pgoff_t index = 0;
+	unsigned int n;
+	bool dirty = false;
+
+	while (!dirty && (n = find_get_pages(mapping, index, 16, pages))) {
+		for (unsigned int i = 0; i < n; i++) {
+			index = pages[i]->index + 1;
+			dirty |= PageDirty(pages[i]);
+			page_cache_release(pages[i]);
+		}
+	}
+	return dirty;
+}
+
+int writeback_single_inode(struct inode *inode, struct writeback_control *wbc)
+{
+	struct address_space *mapping = inode->i_mapping;
+	int err = 0, err2;
+
+	inode->i_state &= ~I_DIRTY_PAGES;
+	if (mapping_cap_writeback(mapping))
+		err = write_cache_pages(mapping, wbc);
+	if (wbc->sync_mode == WB_SYNC_ALL) {
+		err2 = filemap_fdatawait(mapping);
+		err = err ? err : err2;
+	}
+	if (mapping_cap_writeback(mapping) && mapping_has_dirty(mapping))
+		inode->i_state |= I_DIRTY_PAGES;	/* not all written */
+	if ((inode->i_state & I_DIRTY_SYNC) && inode->i_sb->s_op &&
+	    inode->i_sb->s_op->write_inode) {
+		inode->i_state &= ~I_DIRTY_SYNC;
+		err2 = inode->i_sb->s_op->write_inode(
+			inode, wbc->sync_mode == WB_SYNC_ALL);
+		err = err ? err : err2;
+	}
+	return err;
+}
+
+/*
+ * Write back the dirty inodes of sb: all of them (WB_SYNC_ALL), or, for
+ * the flusher and throttled writers, those older than expire jiffies
+ * until nr_to_write pages went out.
+ */
+static void writeback_inodes_sb(struct super_block *sb,
+				struct writeback_control *wbc,
+				unsigned long older_than)
+{
+	struct inode *inode, *prev = NULL;
+
+	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
+		if (!(inode->i_state & I_DIRTY) ||
+		    (inode->i_state & (I_NEW | I_FREEING)) ||
+		    time_after_jiffies(inode->dirtied_when, older_than))
+			continue;
+		if (!igrab(inode))	/* pinned: the list stays valid */
+			continue;
+		if (prev)
+			iput(prev);
+		writeback_single_inode(inode, wbc);
+		prev = inode;
+		if (wbc->sync_mode == WB_SYNC_NONE && wbc->nr_to_write <= 0)
+			break;
+	}
+	if (prev)
+		iput(prev);
+}
+
+void sync_inodes_sb(struct super_block *sb)
+{
+	struct writeback_control wbc = { WB_SYNC_ALL, LONG_MAX, false };
+
+	writeback_inodes_sb(sb, &wbc, U64_MAX);
+}
+
+static void writeback_some(struct super_block *sb, void *arg)
+{
+	struct writeback_control *wbc = arg;
+
+	if (!sb_rdonly(sb) && wbc->nr_to_write > 0)
+		writeback_inodes_sb(sb, wbc, U64_MAX);
+}
+
+void balance_dirty_pages_ratelimited(struct address_space *mapping)
+{
+	struct writeback_control wbc = { WB_SYNC_NONE, 64, false };
+
+	if (nr_dirty_pages() <= dirty_limit)
+		return;
+	wake_up(&flusher_wait);
+	/* This file first: its pages are the ones we are piling up. */
+	writeback_single_inode(mapping->host, &wbc);
+	if (nr_dirty_pages() > dirty_limit) {
+		wbc.nr_to_write = 64;
+		iterate_supers(writeback_some, &wbc);
+	}
+}
+
+static void writeback_old(struct super_block *sb, void *arg)
+{
+	struct writeback_control wbc = { WB_SYNC_NONE, 1024, false };
+	bool over = nr_dirty_pages() > dirty_limit / 2;
+
+	if (!sb_rdonly(sb))
+		writeback_inodes_sb(sb, &wbc,
+				    over ? U64_MAX : jiffies - DIRTY_EXPIRE);
+}
+
+/* The flusher: Linux's bdi writeback thread, one for all disks. */
+static void flusher_thread(void *unused)
+{
+	for (;;) {
+		struct wait_queue_entry w = { 0 };
+
+		prepare_to_wait(&flusher_wait, &w, TASK_INTERRUPTIBLE);
+		if (nr_dirty_pages() <= dirty_limit / 2)
+			schedule_timeout_interruptible(FLUSH_INTERVAL);
+		finish_wait(&flusher_wait, &w);
+		if (nr_dirty_pages())
+			iterate_supers(writeback_old, NULL);
+	}
+}
+
+static int writeback_init(void)
+{
+	/* Linux's vm.dirty_ratio is 20 % of memory; 10 % starts the flusher
+	 * early. Small machines are the point here, so use 10 %. */
+	dirty_limit = max(256UL, totalram_pages / 10);
+	return kernel_thread(flusher_thread, NULL, "flush") < 0 ? -ENOMEM : 0;
+}
+device_initcall(writeback_init);
