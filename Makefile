@@ -44,7 +44,8 @@ UCFLAGS := -static -O2 -g -Wall -Wextra -Werror -std=gnu11 -Iuserland/include
 UBIN := $(patsubst userland/bin/%.c,$(B)/userland/bin/%,$(wildcard userland/bin/*.c))
 USH := $(if $(wildcard userland/sh/*.c),$(B)/userland/bin/sh)
 UTESTS := $(patsubst userland/tests/%.c,$(B)/userland/tests/%,$(wildcard userland/tests/*.c))
-USERLAND := $(UBIN) $(USH) $(UTESTS)
+UBENCH := $(patsubst userland/bench/%.c,$(B)/userland/bench/%,$(wildcard userland/bench/*.c))
+USERLAND := $(UBIN) $(USH) $(UTESTS) $(UBENCH)
 
 .PHONY: all kernel userland run run-iso iso test grade gdb bench deps clean check-deps
 all: kernel userland $(B)/initramfs.cpio
@@ -124,6 +125,11 @@ $(B)/host/mkcpio: scripts/host/mkcpio.c
 $(B)/initramfs.cpio: $(B)/host/mkcpio $(USERLAND) scripts/mkinitramfs $(wildcard userland/tests/*.sh userland/tests/*.expected)
 	@echo "  CPIO    $@"
 	$(Q)scripts/mkinitramfs $@
+
+$(B)/userland/bench/%: userland/bench/%.c $(wildcard userland/include/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  MUSLCC  $@"
+	$(Q)$(MUSLCC) $(UCFLAGS) -o $@ $<
 
 $(B)/pagelab.iso: $(B)/kernel.elf scripts/mkiso
 	scripts/mkiso $(B)/kernel.elf $@
