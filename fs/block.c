@@ -31,7 +31,11 @@ int add_disk(struct block_device *bdev)
 	list_add_tail(&bdev->bd_list, &all_disks);
 	spin_unlock(&disks_lock);
 	snprintf(path, sizeof(path), "/dev/%s", bdev->bd_name);
-	err = do_mknodat(AT_FDCWD, path, S_IFBLK | 0660, bdev->bd_dev);
+	/* mknod takes the user-space encoding of dev_t, and obeys the umask */
+	err = do_mknodat(AT_FDCWD, path, S_IFBLK | 0660,
+			 new_encode_dev(bdev->bd_dev));
+	if (!err)
+		err = do_fchmodat(AT_FDCWD, path, 0660);
 	if (err && err != -EEXIST)
 		pr_warn("block: %s: cannot create %s (error %ld)\n",
 			bdev->bd_name, path, err);

@@ -16,6 +16,7 @@
 #include <mm/pgtable.h>
 #include <mm/gfp.h>
 #include <mm/memblock.h>
+#include <kernel/pci.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <asm/processor.h>
@@ -119,6 +120,10 @@ void paging_init(void)
 	map_kernel_range(_etext, _erodata, PAGE_KERNEL_RO);
 	map_kernel_range(_erodata, _end, PAGE_KERNEL);
 	map_direct(ALIGN(memblock_end_of_ram(), PMD_SIZE));
+	/* The ioremap area's top-level table exists from the start, so every
+	 * address space made later shares it (mm_alloc copies the kernel
+	 * half once). */
+	next_table(&init_pgd[pt_index(IOREMAP_START, PGDIR_SHIFT)], true);
 	clear_user_bit_kernel_half(init_pgd);
 	enable_cpu_protections();
 	write_cr3(virt_to_phys(init_pgd));
