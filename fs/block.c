@@ -13,6 +13,7 @@
 #include <fs/namei.h>
 #include <kernel/completion.h>
 #include <kernel/errno.h>
+#include <kernel/fault_inject.h>
 #include <kernel/printk.h>
 #include <kernel/spinlock.h>
 #include <kernel/string.h>
@@ -150,6 +151,12 @@ void submit_bio(struct bio *bio)
 		       "%u bytes)\n", bdev->bd_name,
 		       bio->bi_opf == REQ_OP_WRITE ? "write" : "read",
 		       bio->bi_sector, bio->bi_size);
+		bio->bi_status = -EIO;
+		bio_endio(bio);
+		return;
+	}
+	if ((bio->bi_opf == REQ_OP_READ && should_fail(&fail_block_read)) ||
+	    (bio->bi_opf == REQ_OP_WRITE && should_fail(&fail_block_write))) {
 		bio->bi_status = -EIO;
 		bio_endio(bio);
 		return;

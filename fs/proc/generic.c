@@ -167,17 +167,27 @@ struct proc_dir_entry *proc_create_single(const char *name,
 	return proc_create_single_data(name, 0444, show, NULL);
 }
 
+struct proc_dir_entry *proc_create_rw_data(const char *name, umode_t mode,
+					   int (*show)(struct seq_file *,
+						       void *),
+					   int (*write)(const char *, size_t,
+							void *),
+					   void *data)
+{
+	struct proc_dir_entry *de =
+		proc_register(name, S_IFREG | (mode & 0777), show, data);
+
+	if (de)
+		de->write = write;
+	return de;
+}
+
 struct proc_dir_entry *proc_create_rw(const char *name, umode_t mode,
 				      int (*show)(struct seq_file *, void *),
 				      int (*write)(const char *, size_t,
 						   void *))
 {
-	struct proc_dir_entry *de =
-		proc_register(name, S_IFREG | (mode & 0777), show, NULL);
-
-	if (de)
-		de->write = write;
-	return de;
+	return proc_create_rw_data(name, mode, show, write, NULL);
 }
 
 struct proc_dir_entry *proc_mkdir(const char *name)

@@ -53,6 +53,13 @@ struct proc_dir_entry *proc_create_rw(const char *name, umode_t mode,
 				      int (*show)(struct seq_file *, void *),
 				      int (*write)(const char *, size_t,
 						   void *));
+/* The same with data handed to show (as v) and to write. */
+struct proc_dir_entry *proc_create_rw_data(const char *name, umode_t mode,
+					   int (*show)(struct seq_file *,
+						       void *),
+					   int (*write)(const char *, size_t,
+							void *),
+					   void *data);
 /* Register the "proc" file system type and the built-in files. */
 void proc_init(void);
 

@@ -1,0 +1,31 @@
+/*
+ * Fault injection (kernel/fault_inject.c): make the Nth event of a kind
+ * fail, to watch what the code above does with an error it rarely sees.
+ * Each kind is a file in /proc/fail/:
+ *
+ *	echo 3 > /proc/fail/block_read	# the 3rd block read from now: EIO
+ *	cat /proc/fail/block_read	# "armed 2 left, 0 injected"
+ *
+ * Writing 0 disarms. The code that can fail asks should_fail() at the
+ * point where the real error would arise and fails the same way.
+ */
+#ifndef _KERNEL_FAULT_INJECT_H
+#define _KERNEL_FAULT_INJECT_H
+
+#include <kernel/types.h>
+
+struct fault_attr {
+	const char *name;
+	long countdown;	/* events left before the failure; 0: disarmed */
+	unsigned long injected;	/* failures so far */
+};
+
+extern struct fault_attr fail_block_read;	/* a bio read gets -EIO */
+extern struct fault_attr fail_block_write;	/* a bio write gets -EIO */
+extern struct fault_attr fail_block_alloc;	/* ext2 block allocation: ENOSPC */
+extern struct fault_attr fail_block_free;	/* ext2 freeing a block: EIO */
+
+/* Count one event; true when this one is to fail (and log it). */
+bool should_fail(struct fault_attr *attr);
+
+#endif
