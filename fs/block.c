@@ -95,7 +95,10 @@ struct bio *bio_alloc(struct block_device *bdev, unsigned short nr_vecs,
 
 	if (nr_vecs > BIO_MAX_VECS)
 		nr_vecs = BIO_MAX_VECS;
-	bio = kzalloc(sizeof(*bio) + nr_vecs * sizeof(struct bio_vec), gfp);
+	/* Writeback needs bios to free memory: let them use the reserve
+	 * (Linux keeps a mempool of bios for the same reason). */
+	bio = kzalloc(sizeof(*bio) + nr_vecs * sizeof(struct bio_vec),
+		      gfp | __GFP_HIGH);
 	if (!bio)
 		return NULL;
 	bio->bi_bdev = bdev;

@@ -50,13 +50,16 @@ void account_page_dirtied(struct page *page)
 	if (!mapping_cap_writeback(mapping))
 		return;
 	__atomic_add_fetch(&dirty_pages, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&mapping->nrdirty, 1, __ATOMIC_RELAXED);
 	__mark_inode_dirty(mapping->host, I_DIRTY_PAGES);
 }
 
 static void account_page_cleaned(struct page *page)
 {
-	if (mapping_cap_writeback(page->mapping))
-		__atomic_sub_fetch(&dirty_pages, 1, __ATOMIC_RELAXED);
+	if (!mapping_cap_writeback(page->mapping))
+		return;
+	__atomic_sub_fetch(&dirty_pages, 1, __ATOMIC_RELAXED);
+	__atomic_sub_fetch(&page->mapping->nrdirty, 1, __ATOMIC_RELAXED);
 }
 
 bool __set_page_dirty_nobuffers(struct page *page)
@@ -120,22 +123,40 @@ static int write_one_page(struct page *page, struct address_space *mapping,
 	return mapping->a_ops->writepage(page, wbc);
 }
 
+/*
+ * Data integrity (WB_SYNC_ALL) walks the whole file from the start.
+ * Cleaning (WB_SYNC_NONE) goes on where it stopped last time and wraps
+ * once, as Linux's range_cyclic, so a big file is not rescanned from page
+ * 0 by every throttled write.
+ */
 int write_cache_pages(struct address_space *mapping,
 		      struct writeback_control *wbc)
 {
+	bool cyclic = wbc->sync_mode == WB_SYNC_NONE;
+	pgoff_t start = cyclic ? mapping->writeback_index : 0, index = start;
+	pgoff_t end = (pgoff_t)-1;	/* after wrapping: stop at start */
 	struct page *pages[16];
-	pgoff_t index = 0;
 	unsigned int n;
 	int err = 0;
 
-	while (wbc->nr_to_write > 0 &&
-	       (n = find_get_pages(mapping, index, 16, pages))) {
+	while (wbc->nr_to_write > 0 && mapping->nrdirty) {
+		n = find_get_pages(mapping, index, 16, pages);
+		if (!n || index >= end) {
+			while (n)
+				page_cache_release(pages[--n]);
+			if (start == 0 || end != (pgoff_t)-1)
+				break;	/* the whole file has been seen */
+			end = start;	/* once more from the start */
+			index = 0;
+			continue;
+		}
 		for (unsigned int i = 0; i < n; i++) {
 			struct page *page = pages[i];
 			int ret = 0;
 
 			index = page->index + 1;
-			if (PageDirty(page) && wbc->nr_to_write > 0) {
+			if (PageDirty(page) && wbc->nr_to_write > 0 &&
+			    page->index < end) {
 				if (wbc->sync_mode == WB_SYNC_ALL)
 					lock_page(page);
 				else if (!trylock_page(page))
@@ -148,6 +169,8 @@ next:
 			page_cache_release(page);
 		}
 	}
+	if (cyclic)
+		mapping->writeback_index = index;
 	if (err)
 		mapping_set_error(mapping, err);
 	return err;
@@ -186,24 +209,6 @@ int filemap_write_and_wait(struct address_space *mapping)
 	return err ? err : err2;
 }
 
-/* Any dirty pages left in the mapping? (A cheap answer is fine.) */
-static bool mapping_has_dirty(struct address_space *mapping)
-{
-	struct page *pages[16];
-	pgoff_t index = 0;
-	unsigned int n;
-	bool dirty = false;
-
-	while (!dirty && (n = find_get_pages(mapping, index, 16, pages))) {
-		for (unsigned int i = 0; i < n; i++) {
-			index = pages[i]->index + 1;
-			dirty |= PageDirty(pages[i]);
-			page_cache_release(pages[i]);
-		}
-	}
-	return dirty;
-}
-
 int writeback_single_inode(struct inode *inode, struct writeback_control *wbc)
 {
 	struct address_space *mapping = inode->i_mapping;
@@ -216,7 +221,7 @@ int writeback_single_inode(struct inode *inode, struct writeback_control *wbc)
 		err2 = filemap_fdatawait(mapping);
 		err = err ? err : err2;
 	}
-	if (mapping_cap_writeback(mapping) && mapping_has_dirty(mapping))
+	if (mapping_cap_writeback(mapping) && mapping->nrdirty)
 		inode->i_state |= I_DIRTY_PAGES;	/* not all written */
 	if ((inode->i_state & I_DIRTY_SYNC) && inode->i_sb->s_op &&
 	    inode->i_sb->s_op->write_inode) {
@@ -230,8 +235,8 @@ int writeback_single_inode(struct inode *inode, struct writeback_control *wbc)
 
 /*
  * Write back the dirty inodes of sb: all of them (WB_SYNC_ALL), or, for
- * the flusher and throttled writers, those older than expire jiffies
- * until nr_to_write pages went out.
+ * the flusher and throttled writers, until nr_to_write pages went out,
+ * only those dirtied before older_than (jiffies; 0: any age).
  */
 static void writeback_inodes_sb(struct super_block *sb,
 				struct writeback_control *wbc,
@@ -242,7 +247,8 @@ static void writeback_inodes_sb(struct super_block *sb,
 	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
 		if (!(inode->i_state & I_DIRTY) ||
 		    (inode->i_state & (I_NEW | I_FREEING)) ||
-		    time_after_jiffies(inode->dirtied_when, older_than))
+		    (older_than &&
+		     time_after_jiffies(inode->dirtied_when, older_than)))
 			continue;
 		if (!igrab(inode))	/* pinned: the list stays valid */
 			continue;
@@ -261,7 +267,7 @@ void sync_inodes_sb(struct super_block *sb)
 {
 	struct writeback_control wbc = { WB_SYNC_ALL, LONG_MAX, false };
 
-	writeback_inodes_sb(sb, &wbc, U64_MAX);
+	writeback_inodes_sb(sb, &wbc, 0);
 }
 
 static void writeback_some(struct super_block *sb, void *arg)
@@ -269,7 +275,7 @@ static void writeback_some(struct super_block *sb, void *arg)
 	struct writeback_control *wbc = arg;
 
 	if (!sb_rdonly(sb) && wbc->nr_to_write > 0)
-		writeback_inodes_sb(sb, wbc, U64_MAX);
+		writeback_inodes_sb(sb, wbc, 0);
 }
 
 void balance_dirty_pages_ratelimited(struct address_space *mapping)
@@ -281,7 +287,7 @@ void balance_dirty_pages_ratelimited(struct address_space *mapping)
 	wake_up(&flusher_wait);
 	/* This file first: its pages are the ones we are piling up. */
 	writeback_single_inode(mapping->host, &wbc);
-	if (nr_dirty_pages() > dirty_limit) {
+	if (wbc.nr_to_write > 0 && nr_dirty_pages() > dirty_limit) {
 		wbc.nr_to_write = 64;
 		iterate_supers(writeback_some, &wbc);
 	}
@@ -294,7 +300,7 @@ static void writeback_old(struct super_block *sb, void *arg)
 
 	if (!sb_rdonly(sb))
 		writeback_inodes_sb(sb, &wbc,
-				    over ? U64_MAX : jiffies - DIRTY_EXPIRE);
+				    over ? 0 : max(jiffies - DIRTY_EXPIRE, 1UL));
 }
 
 /* The flusher: Linux's bdi writeback thread, one for all disks. */

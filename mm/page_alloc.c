@@ -17,6 +17,7 @@
 #include <kernel/spinlock.h>
 #include <kernel/string.h>
 #include <kernel/sched.h>
+#include <kernel/time.h>
 #include <mm/writeback.h>
 #include <asm/processor.h>
 
@@ -131,17 +132,22 @@ static struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
 	if (!(gfp & __GFP_RECLAIM) || (current->flags & PF_MEMALLOC) ||
 	    !(local_save_flags() & X86_EFLAGS_IF))
 		return NULL;
-	for (int tries = 0; !page && tries < 16; tries++) {
-		if (!try_to_free_pages(32UL << order) && tries > 2)
-			schedule();	/* let writeback make pages clean */
+	for (int tries = 0; !page && tries < 32; tries++) {
+		/* Nothing freeable: the pages are probably being written;
+		 * give the disk a tick to finish some. */
+		if (!try_to_free_pages(32UL << order) && tries > 1)
+			schedule_timeout_interruptible(1);
 		page = rmqueue(order, false);
 	}
+	if (!page)
+		pr_warn_once("page_alloc: %s[%d]: out of memory (order %u)\n",
+			     current->comm, current->pid, order);
 	return page;
 }
 
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
-	bool reserve = (gfp & __GFP_MEMALLOC) ||
+	bool reserve = (gfp & (__GFP_MEMALLOC | __GFP_HIGH)) ||
 		       (current->flags & PF_MEMALLOC);
 	struct page *page;
 

@@ -56,15 +56,15 @@ static struct kmem_cache *cache_for(size_t size)
 	return NULL;
 }
 
-/* A fresh slab: every object on the freelist, in address order. */
-static struct page *new_slab(struct kmem_cache *c)
+/*
+ * Make page a fresh slab of c: every object on the freelist, in address
+ * order. Called with slab_lock held; the page was allocated before taking
+ * it, because allocating may sleep to reclaim memory.
+ */
+static void new_slab(struct kmem_cache *c, struct page *page)
 {
-	struct page *page = alloc_page(GFP_KERNEL);
-	char *base;
+	char *base = page_address(page);
 
-	if (!page)
-		return NULL;
-	base = page_address(page);
 	for (unsigned int i = 0; i < c->objects_per_slab; i++)
 		*(void **)(base + i * c->size) =
 			i + 1 < c->objects_per_slab ? base + (i + 1) * c->size
@@ -75,16 +75,15 @@ static struct page *new_slab(struct kmem_cache *c)
 	page->private = 0;
 	list_add(&page->lru, &c->partial);
 	c->slabs++;
-	return page;
 }
 
-/* Called with slab_lock held. */
+/* An object from a slab with room, or NULL. Called with slab_lock held. */
 static void *slab_alloc(struct kmem_cache *c)
 {
 	struct page *page;
 	void *obj;
 
-	if (list_empty(&c->partial) && !new_slab(c))
+	if (list_empty(&c->partial))
 		return NULL;
 	page = list_first_entry(&c->partial, struct page, lru);
 	obj = page->freelist;
@@ -122,6 +121,16 @@ void *kmalloc(size_t size, gfp_t gfp)
 	spin_lock_irqsave(&slab_lock, flags);
 	obj = slab_alloc(c);
 	spin_unlock_irqrestore(&slab_lock, flags);
+	if (!obj) {	/* every slab full: a new one, allocated unlocked */
+		struct page *page = alloc_page(gfp & ~__GFP_ZERO);
+
+		if (!page)
+			return NULL;
+		spin_lock_irqsave(&slab_lock, flags);
+		new_slab(c, page);
+		obj = slab_alloc(c);
+		spin_unlock_irqrestore(&slab_lock, flags);
+	}
 	if (obj && (gfp & __GFP_ZERO))
 		memset(obj, 0, c->size);
 	return obj;

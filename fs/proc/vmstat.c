@@ -7,11 +7,13 @@
 #include <kernel/vmstat.h>
 #include <mm/filemap.h>
 #include <mm/gfp.h>
+#include <mm/writeback.h>
 
 int vmstat_proc_show(struct seq_file *m, void *v)
 {
 	seq_printf(m, "nr_free_pages %lu\n", nr_free_pages());
 	seq_printf(m, "nr_file_pages %lu\n", nr_pagecache_pages());
+	seq_printf(m, "nr_dirty %lu\n", nr_dirty_pages());
 	for (int i = 0; i < NR_VM_EVENTS; i++)
 		seq_printf(m, "%s %lu\n", vm_event_names[i], vm_events[i]);
 	return 0;

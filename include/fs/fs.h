@@ -244,7 +244,9 @@ struct address_space {
 	unsigned long nrpages;
 	const struct address_space_operations *a_ops;
 	struct list_head i_mmap;	/* VMAs mapping this file (mmap work) */
-	unsigned long flags;	/* AS_* (error bits), unused yet */
+	unsigned long flags;	/* AS_* (error bits) */
+	unsigned long nrdirty;	/* dirty pages (writeback-capable files) */
+	pgoff_t writeback_index;	/* where cyclic writeback goes on */
 };
 
 /* ---- attributes -------------------------------------------------------- */

@@ -29,6 +29,14 @@
 #define pr_info(fmt, ...) printk(KERN_INFO fmt, ##__VA_ARGS__)
 #define pr_debug(fmt, ...) printk(KERN_DEBUG fmt, ##__VA_ARGS__)
 #define pr_cont(fmt, ...) printk(KERN_CONT fmt, ##__VA_ARGS__)
+#define pr_warn_once(fmt, ...)                                          \
+	({                                                              \
+		static bool __warned;                                   \
+		if (!__warned) {                                        \
+			__warned = true;                                \
+			pr_warn(fmt, ##__VA_ARGS__);                    \
+		}                                                       \
+	})
 
 extern int console_loglevel;
 

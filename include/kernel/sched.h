@@ -67,6 +67,9 @@ struct task_struct {
 	unsigned long fs_base;	/* arch_prctl(ARCH_SET_FS): TLS */
 	unsigned long clear_child_tid;
 	u64 utime_ticks, stime_ticks;
+	unsigned long nvcsw;	/* times switched out (schedule() calls) */
+	unsigned long last_nvcsw, hung_since;	/* kernel/hung_task.c */
+	bool hung_reported;
 	/* ITIMER_REAL (alarm, setitimer): SIGALRM at it_real_expires (jiffies,
 	 * 0 = disarmed), then every it_real_incr ticks if that is non-zero. */
 	u64 it_real_expires, it_real_incr;

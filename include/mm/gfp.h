@@ -9,8 +9,11 @@ typedef unsigned int gfp_t;
 #define __GFP_ZERO 0x1u	/* return zeroed memory */
 #define __GFP_RECLAIM 0x2u	/* may sleep to reclaim page cache */
 #define __GFP_MEMALLOC 0x4u	/* may use the reserve (tests; reclaim) */
+#define __GFP_HIGH 0x8u	/* may use the reserve: small, must-succeed
+			 * allocations on the writeback path (bios) */
 #define GFP_KERNEL __GFP_RECLAIM	/* process context */
-#define GFP_ATOMIC 0x0u	/* interrupt context: never sleeps */
+#define GFP_ATOMIC __GFP_HIGH	/* interrupt context: never sleeps */
+#define GFP_NOIO (__GFP_RECLAIM | __GFP_HIGH)	/* in the I/O path */
 
 /* Pages kept back from ordinary allocations, so that reclaim (which
  * needs memory to write dirty pages out) can always make progress. */

@@ -155,6 +155,7 @@ void schedule(void)
 		spin_unlock_irqrestore(&rq_lock, flags);
 		return;
 	}
+	prev->nvcsw++;
 	switch_mm(prev, next);
 	switch_fpu_and_stack(prev, next);
 	boot_cpu.current_task = next;
