@@ -29,6 +29,7 @@
 #include <kernel/signal.h>
 #include <kernel/string.h>
 #include <kernel/wait.h>
+#include <kernel/vmstat.h>
 
 static unsigned long pagecache_pages;	/* in every mapping together */
 
@@ -328,6 +329,7 @@ static struct page *filemap_get_page(struct file *file,
 
 repeat:
 	page = find_get_page(mapping, index);
+	count_vm_event(page ? PGCACHE_HIT : PGCACHE_MISS);
 	if (!page) {
 		page = page_cache_alloc(mapping);
 		if (!page)

@@ -13,4 +13,6 @@ const char *const vm_event_names[NR_VM_EVENTS] = {
 	[NR_FORKS] = "nr_forks",
 	[PGPGIN] = "pgpgin",
 	[PGPGOUT] = "pgpgout",
+	[PGCACHE_HIT] = "pgcache_hit",
+	[PGCACHE_MISS] = "pgcache_miss",
 };

@@ -15,6 +15,8 @@ enum vm_event_item {
 	NR_FORKS,
 	PGPGIN,		/* KiB read from disks */
 	PGPGOUT,	/* KiB written to disks */
+	PGCACHE_HIT,	/* read(): page found in the page cache */
+	PGCACHE_MISS,	/* read(): page had to be read in */
 	NR_VM_EVENTS
 };
 
