@@ -117,8 +117,7 @@ static int pagecache_cases(int fd, char *buf)
 
 static int test_pagecache(void)
 {
-	struct kmalloc_stats before, after;
-	unsigned long free_before, free_after;
+	struct selftest_mem mem;
 	char *buf;
 	int fd, err;
 
@@ -126,8 +125,7 @@ static int test_pagecache(void)
 	buf = kmalloc(2 * PAGE_SIZE, GFP_KERNEL);
 	if (!buf)
 		return selftest_fail("no memory");
-	kmalloc_get_stats(&before);
-	free_before = nr_free_pages();
+	selftest_mem_snapshot(&mem);
 	fd = ksys_open(PC_FILE, O_CREAT | O_EXCL | O_RDWR, 0644);
 	if (fd < 0) {
 		kfree(buf);
@@ -139,17 +137,9 @@ static int test_pagecache(void)
 		err = write_range(fd, buf, 0, PC_SIZE, 4096);
 	do_unlinkat(AT_FDCWD, PC_FILE);
 	close_fd(fd);
-	kmalloc_get_stats(&after);
-	free_after = nr_free_pages();
+	if (!err)
+		err = selftest_mem_check(&mem);
 	kfree(buf);
-	if (err)
-		return err;
-	if (after.objects != before.objects)
-		return selftest_fail("leak: %lu kmalloc objects before, %lu "
-				     "after", before.objects, after.objects);
-	if (free_after != free_before)
-		return selftest_fail("leak: %lu free pages before, %lu after",
-				     free_before, free_after);
-	return 0;
+	return err;
 }
 DEFINE_SELFTEST(pagecache, test_pagecache);

@@ -82,8 +82,7 @@ static int a_fifo_is_a_pipe_with_a_name(void)
 
 static int test_pipe(void)
 {
-	struct kmalloc_stats before, after;
-	unsigned long free_before, free_after;
+	struct selftest_mem mem;
 	char *page;
 	int err;
 
@@ -93,25 +92,16 @@ static int test_pipe(void)
 		return selftest_fail("no memory");
 	/* The first pipe mounts pipefs for good: not a leak. */
 	err = pipe_passes_bytes_then_eof_then_epipe();
-	kmalloc_get_stats(&before);
-	free_before = nr_free_pages();
+	selftest_mem_snapshot(&mem);
 	if (!err)
 		err = pipe_passes_bytes_then_eof_then_epipe();
 	if (!err)
 		err = a_full_pipe_refuses_nonblocking_writes(page);
 	if (!err)
 		err = a_fifo_is_a_pipe_with_a_name();
-	kmalloc_get_stats(&after);
-	free_after = nr_free_pages();
+	if (!err)
+		err = selftest_mem_check(&mem);
 	kfree(page);
-	if (err)
-		return err;
-	if (after.objects != before.objects)
-		return selftest_fail("leak: %lu kmalloc objects before, %lu "
-				     "after", before.objects, after.objects);
-	if (free_after != free_before)
-		return selftest_fail("leak: %lu free pages before, %lu after",
-				     free_before, free_after);
-	return 0;
+	return err;
 }
 DEFINE_SELFTEST(pipe, test_pipe);

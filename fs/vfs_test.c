@@ -456,14 +456,12 @@ static void warm_up(void)
 
 static int test_vfs(void)
 {
-	struct kmalloc_stats before, after;
-	unsigned long free_before;
+	struct selftest_mem mem;
 	int err = 0;
 
 	vfs_init();
 	warm_up();
-	kmalloc_get_stats(&before);
-	free_before = nr_free_pages();
+	selftest_mem_snapshot(&mem);
 	if (do_mkdirat(AT_FDCWD, T, 0755))
 		return selftest_fail("cannot make " T);
 	for (size_t i = 0; i < ARRAY_SIZE(vfs_cases) && !err; i++) {
@@ -477,13 +475,6 @@ static int test_vfs(void)
 		return selftest_fail("cannot remove " T " (left-overs?)");
 	if (err)
 		return err;
-	kmalloc_get_stats(&after);
-	if (after.objects != before.objects)
-		return selftest_fail("leak: %lu kmalloc objects before, %lu "
-				     "after", before.objects, after.objects);
-	if (nr_free_pages() != free_before)
-		return selftest_fail("leak: %lu free pages before, %lu after",
-				     free_before, nr_free_pages());
-	return 0;
+	return selftest_mem_check(&mem);
 }
 DEFINE_SELFTEST(vfs, test_vfs);

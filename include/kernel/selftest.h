@@ -31,6 +31,22 @@ struct selftest {
 /* Record why the running test failed; returns -1 to be returned. */
 __printf(1, 2) int selftest_fail(const char *fmt, ...);
 
+/*
+ * Leak checks: take a snapshot before the work, check after it; the check
+ * fails the test (through selftest_fail) when kmalloc objects or free
+ * pages differ, saying by how much.
+ *
+ *	struct selftest_mem mem;
+ *	selftest_mem_snapshot(&mem);
+ *	...
+ *	return err ? err : selftest_mem_check(&mem);
+ */
+struct selftest_mem {
+	unsigned long objects, free_pages;
+};
+void selftest_mem_snapshot(struct selftest_mem *m);
+int selftest_mem_check(const struct selftest_mem *before);
+
 /* Run the tests named by selftest=; returns how many failed. */
 int run_selftests(void);
 

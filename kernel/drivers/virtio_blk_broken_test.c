@@ -107,13 +107,12 @@ static int test_virtio_blk_broken(void)
 {
 	struct block_device *vda = blkdev_get_by_name("vda");
 	struct block_device *vdb = blkdev_get_by_name("vdb");
-	unsigned long free_before = nr_free_pages();
-	struct kmalloc_stats before, after;
+	struct selftest_mem mem;
 	int err;
 
 	if (!virtblk_from_bdev(vda))
 		return selftest_fail("no disk: vda is missing");
-	kmalloc_get_stats(&before);
+	selftest_mem_snapshot(&mem);
 	if (!virtblk_from_bdev(vdb))
 		vdb = NULL;
 	err = lie_to(vdb ? vdb : vda, LIE_BAD_ID);
@@ -121,13 +120,6 @@ static int test_virtio_blk_broken(void)
 		err = lie_to(vda, LIE_INDEX_JUMP);
 	if (err)
 		return err;
-	kmalloc_get_stats(&after);
-	if (after.objects != before.objects ||
-	    nr_free_pages() != free_before)
-		return selftest_fail("leak: %lu objects and %lu free pages "
-				     "before, %lu and %lu after",
-				     before.objects, free_before, after.objects,
-				     nr_free_pages());
-	return 0;
+	return selftest_mem_check(&mem);
 }
 DEFINE_SELFTEST(virtio_blk_broken, test_virtio_blk_broken);

@@ -282,12 +282,11 @@ out:
 
 static int test_virtio_blk(void)
 {
-	unsigned long free_before = nr_free_pages();
 	struct block_device *bds[MAX_DISKS];
-	struct kmalloc_stats before, after;
+	struct selftest_mem mem;
 	int n = 0, err = 0;
 
-	kmalloc_get_stats(&before);
+	selftest_mem_snapshot(&mem);
 	for (int i = 0; i < MAX_DISKS; i++) {
 		char name[4] = { 'v', 'd', 'a' + i, 0 };
 		struct block_device *bd = blkdev_get_by_name(name);
@@ -305,13 +304,6 @@ static int test_virtio_blk(void)
 		err = virtblk_test_burst(bds, bds[n - 1]->bd_read_only ? 1 : n);
 	if (err)
 		return err;
-	kmalloc_get_stats(&after);
-	if (after.objects != before.objects)
-		return selftest_fail("leak: %lu kmalloc objects before, %lu "
-				     "after", before.objects, after.objects);
-	if (nr_free_pages() != free_before)
-		return selftest_fail("leak: %lu free pages before, %lu after",
-				     free_before, nr_free_pages());
-	return 0;
+	return selftest_mem_check(&mem);
 }
 DEFINE_SELFTEST(virtio_blk, test_virtio_blk);

@@ -7,6 +7,7 @@
 #include <kernel/param.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
+#include <mm/slab.h>
 
 extern const struct selftest __selftest_start[], __selftest_end[];
 
@@ -28,6 +29,29 @@ int selftest_fail(const char *fmt, ...)
 	vsnprintf(fail_reason, sizeof(fail_reason), fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+void selftest_mem_snapshot(struct selftest_mem *m)
+{
+	struct kmalloc_stats st;
+
+	kmalloc_get_stats(&st);
+	m->objects = st.objects;
+	m->free_pages = nr_free_pages();
+}
+
+int selftest_mem_check(const struct selftest_mem *before)
+{
+	struct selftest_mem now;
+
+	selftest_mem_snapshot(&now);
+	if (now.objects != before->objects)
+		return selftest_fail("leak: %lu kmalloc objects before, %lu "
+				     "after", before->objects, now.objects);
+	if (now.free_pages != before->free_pages)
+		return selftest_fail("leak: %lu free pages before, %lu after",
+				     before->free_pages, now.free_pages);
+	return 0;
 }
 
 static const struct selftest *find_selftest(const char *name, size_t len)
