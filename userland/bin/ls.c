@@ -22,6 +22,7 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
+#include "modestr.h"
 
 struct entry {
 	char *name; /* as shown */
@@ -42,24 +43,6 @@ static int by_name(const void *a, const void *b)
 {
 	return strcmp(((const struct entry *)a)->name,
 		      ((const struct entry *)b)->name);
-}
-
-static void mode_string(mode_t m, char *s)
-{
-	static const char types[] = "?pc?d?b?-?l?s???";
-	static const char rwx[] = "rwxrwxrwx";
-	int i;
-
-	s[0] = types[(m & S_IFMT) >> 12];
-	for (i = 0; i < 9; i++)
-		s[i + 1] = (m & (0400 >> i)) ? rwx[i] : '-';
-	if (m & S_ISUID)
-		s[3] = (m & S_IXUSR) ? 's' : 'S';
-	if (m & S_ISGID)
-		s[6] = (m & S_IXGRP) ? 's' : 'S';
-	if (m & S_ISVTX)
-		s[9] = (m & S_IXOTH) ? 't' : 'T';
-	s[10] = '\0';
 }
 
 /* "Jan  2 15:04" within six months of now, else "Jan  2  2006". */

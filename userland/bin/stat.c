@@ -24,6 +24,7 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
+#include "modestr.h"
 
 #define DEFAULT_HEAD                                                           \
 	"  File: %N\n"                                                         \
@@ -59,24 +60,6 @@ static const char *file_type(const struct stat *st)
 		return "socket";
 	}
 	return "weird file";
-}
-
-static void mode_string(mode_t m, char *s)
-{
-	static const char types[] = "?pc?d?b?-?l?s???";
-	static const char rwx[] = "rwxrwxrwx";
-	int i;
-
-	s[0] = types[(m & S_IFMT) >> 12];
-	for (i = 0; i < 9; i++)
-		s[i + 1] = (m & (0400 >> i)) ? rwx[i] : '-';
-	if (m & S_ISUID)
-		s[3] = (m & S_IXUSR) ? 's' : 'S';
-	if (m & S_ISGID)
-		s[6] = (m & S_IXGRP) ? 's' : 'S';
-	if (m & S_ISVTX)
-		s[9] = (m & S_IXOTH) ? 't' : 'T';
-	s[10] = '\0';
 }
 
 /* "2024-01-02 15:04:05.123456789 +0000" */
