@@ -23,9 +23,14 @@
 #include <kernel/sched.h>
 #include <kernel/time.h>
 #include <kernel/init.h>
+#include <kernel/string.h>
+#include <fs/proc_fs.h>
 
-#define DIRTY_EXPIRE (30 * HZ)
-#define FLUSH_INTERVAL (5 * HZ)
+/* /proc/sys/vm/dirty_expire_centisecs and dirty_writeback_centisecs,
+ * Linux's names and defaults: write inodes dirty for 30 s, look every 5 s. */
+static unsigned long dirty_expire_cs = 3000, dirty_writeback_cs = 500;
+#define DIRTY_EXPIRE (dirty_expire_cs * HZ / 100)
+#define FLUSH_INTERVAL max(1UL, dirty_writeback_cs * HZ / 100)
 
 static unsigned long dirty_pages;	/* dirty pages of writeback mappings */
 static unsigned long dirty_limit = 1024;	/* pages; set from RAM size */
@@ -318,8 +323,30 @@ static void flusher_thread(void *unused)
 	}
 }
 
+static int show_cs(struct seq_file *m, void *data)
+{
+	seq_printf(m, "%lu\n", *(unsigned long *)data);
+	return 0;
+}
+
+static int write_cs(const char *buf, size_t len, void *data)
+{
+	char *end;
+	unsigned long v = simple_strtoul(buf, &end, 10);
+
+	if (end == buf || (*end && *end != '\n') || v > 360000)
+		return -EINVAL;
+	*(unsigned long *)data = v;
+	wake_up(&flusher_wait);	/* a shorter interval applies now */
+	return 0;
+}
+
 static int writeback_init(void)
 {
+	proc_create_rw_data("sys/vm/dirty_expire_centisecs", 0644, show_cs,
+			    write_cs, &dirty_expire_cs);
+	proc_create_rw_data("sys/vm/dirty_writeback_centisecs", 0644, show_cs,
+			    write_cs, &dirty_writeback_cs);
 	/* Linux's vm.dirty_ratio is 20 % of memory; 10 % starts the flusher
 	 * early. Small machines are the point here, so use 10 %. */
 	dirty_limit = max(256UL, totalram_pages / 10);
