@@ -13,11 +13,13 @@
 #include <kernel/errno.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
+#include <kernel/wait.h>
 #include <mm/slab.h>
 
 static struct file_system_type *file_systems;
 static LIST_HEAD(super_blocks);
 static DEFINE_SPINLOCK(sb_lock);
+static DECLARE_WAIT_QUEUE_HEAD(sb_walkers_wait);
 
 int register_filesystem(struct file_system_type *type)
 {
@@ -99,6 +101,9 @@ void generic_shutdown_super(struct super_block *sb)
 		dput(sb->s_root);
 		sb->s_root = NULL;
 	}
+	/* iterate_supers callers (sync, the flusher) may be asleep inside
+	 * this super block: let them leave before anything is freed. */
+	wait_event(sb_walkers_wait, READ_ONCE(sb->s_walkers) == 0);
 	busy = evict_inodes(sb);
 	if (busy)
 		pr_err("VFS: %s: %d busy inodes after unmount\n",
@@ -125,13 +130,36 @@ void deactivate_super(struct super_block *sb)
 		sb->s_type->kill_sb(sb);
 }
 
+static void put_walker(struct super_block *sb)
+{
+	spin_lock(&sb_lock);
+	sb->s_walkers--;
+	spin_unlock(&sb_lock);
+	wake_up(&sb_walkers_wait);
+}
+
+/*
+ * Call fn on every active super block. fn may sleep: each super block is
+ * pinned (s_walkers) while fn runs and until the walk has moved past it,
+ * so an umount meanwhile waits instead of freeing it under us.
+ */
 void iterate_supers(void (*fn)(struct super_block *, void *), void *arg)
 {
-	struct super_block *sb;
+	struct super_block *sb, *prev = NULL;
 
-	/* TODO (ext2): fn may sleep, and a umount meanwhile could free sb;
-	 * pin it with s_count around the call once sync_fs does real I/O. */
-	list_for_each_entry(sb, &super_blocks, s_list)
-		if (sb->s_flags & MS_ACTIVE)
-			fn(sb, arg);
+	spin_lock(&sb_lock);
+	list_for_each_entry(sb, &super_blocks, s_list) {
+		if (!(sb->s_flags & MS_ACTIVE))
+			continue;
+		sb->s_walkers++;
+		spin_unlock(&sb_lock);
+		if (prev)
+			put_walker(prev);
+		fn(sb, arg);
+		prev = sb;	/* pinned: its s_list stays valid */
+		spin_lock(&sb_lock);
+	}
+	spin_unlock(&sb_lock);
+	if (prev)
+		put_walker(prev);
 }

@@ -481,6 +481,7 @@ struct super_block {
 	struct list_head s_list;	/* all super blocks */
 	dev_t s_dev;
 	struct block_device *s_bdev;	/* disk file systems: the device */
+	int s_walkers;	/* iterate_supers callers inside; sb_lock */
 	unsigned long s_blocksize;
 	unsigned char s_blocksize_bits;
 	loff_t s_maxbytes;	/* largest file size */
