@@ -121,9 +121,20 @@ void ihold(struct inode *inode)
 	spin_unlock_irqrestore(&inode_lock, flags);
 }
 
+/*
+ * A reference to an inode found on a list (writeback walks sb->s_inodes):
+ * unused cached inodes (count 0) are fine, ones being freed are not.
+ */
 struct inode *igrab(struct inode *inode)
 {
-	ihold(inode);
+	unsigned long flags;
+
+	spin_lock_irqsave(&inode_lock, flags);
+	if (inode->i_state & I_FREEING)
+		inode = NULL;
+	else
+		inode->i_count++;
+	spin_unlock_irqrestore(&inode_lock, flags);
 	return inode;
 }
 

@@ -404,14 +404,16 @@ long do_unlinkat(int dfd, const char *pathname)
 	err = PTR_ERR(dentry);
 	if (!IS_ERR(dentry)) {
 		inode = dentry->d_inode;
+		/* Our own reference first: the dentry's may be the only one,
+		 * and unlinking drops it. */
+		if (inode)
+			ihold(inode);
 		if (!inode)
 			err = -ENOENT;
 		else if (nd.last.name[nd.last.len])	/* "name/" */
 			err = S_ISDIR(inode->i_mode) ? -EISDIR : -ENOTDIR;
 		else
 			err = vfs_unlink(dir, dentry);
-		if (inode)
-			ihold(inode);
 		dput(dentry);
 	}
 	mutex_unlock(&dir->i_mutex);

@@ -1,14 +1,20 @@
 /*
- * fs/sync.c: sync(2), fsync(2), fdatasync(2). Nothing is written back yet
- * (ramfs has nowhere to write to); these call the file systems' hooks so
- * that ext2 only has to fill them in.
+ * fs/sync.c: sync(2), fsync(2), fdatasync(2). sync writes every file
+ * system's dirty inodes and pages, then asks the file system for its own
+ * metadata; fsync is the file system's ->fsync.
  */
 #include <fs/file.h>
 #include <kernel/errno.h>
+#include <mm/writeback.h>
 
+/* Linux's sync_filesystem: the files' data and inodes, then the fs's own
+ * metadata (bitmaps, super block). */
 static void sync_one(struct super_block *sb, void *arg)
 {
-	if (sb->s_op && sb->s_op->sync_fs && !sb_rdonly(sb))
+	if (sb_rdonly(sb))
+		return;
+	sync_inodes_sb(sb);
+	if (sb->s_op && sb->s_op->sync_fs)
 		sb->s_op->sync_fs(sb, 1);
 }
 

@@ -263,10 +263,18 @@ unsigned int find_get_pages(struct address_space *mapping,
 	return n;
 }
 
-/* The part of the page from offset on becomes zeroes. */
+/*
+ * The part of the page from offset on becomes zeroes, and the file
+ * system forgets its buffers there (offset 0: all of them, as the page
+ * leaves the cache). Page locked, not under writeback.
+ */
 static void truncate_partial_page(struct page *page, unsigned int offset)
 {
+	struct address_space *mapping = page->mapping;
+
 	memset((char *)page_address(page) + offset, 0, PAGE_SIZE - offset);
+	if (PagePrivate(page) && mapping->a_ops->invalidatepage)
+		mapping->a_ops->invalidatepage(page, offset);
 }
 
 void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
@@ -285,8 +293,13 @@ void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
 			 * a write to disk in progress must end too. */
 			lock_page(page);
 			wait_on_page_writeback(page);
-			if (page->mapping == mapping)
+			if (page->mapping == mapping) {
+				/* Buffers would pin the page: drop them. */
+				if (PagePrivate(page) &&
+				    mapping->a_ops->invalidatepage)
+					mapping->a_ops->invalidatepage(page, 0);
 				delete_from_page_cache(page);
+			}
 			unlock_page(page);
 			page_cache_release(page);
 		}
@@ -298,6 +311,7 @@ void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
 						   lstart >> PAGE_SHIFT);
 
 		if (page) {
+			wait_on_page_writeback(page);
 			truncate_partial_page(page, partial);
 			unlock_page(page);
 			page_cache_release(page);

@@ -2,22 +2,24 @@
  * fs/ext2/ext2_test.c: self-test "ext2", on real disks made by mke2fs.
  *
  * For each disk named by ext2_test_disks=ram0,vda (default: every RAM
- * disk, kernel/drivers/brd.c), the test mounts it at /mnt/ext2_test
- * (-o truncate=new), runs every case of ext2_test_names.c and
- * ext2_test_data.c in a scratch directory, and checks that the free block
- * and inode counts are back where they were. Then it leaves a file and a
- * symlink behind, unmounts, mounts again with -o truncate=old, checks
- * they came back intact (also after drop_caches, so from the disk), runs
- * the data cases again in the old truncate sequence, cleans up and
- * unmounts. One line per disk says how it went:
+ * disk, kernel/drivers/brd.c), the test
+ *   1. mounts it at /mnt/ext2_test (-o truncate=new), runs every case of
+ *      ext2_test_names.c and ext2_test_data.c in a scratch directory, and
+ *      checks that the free block and inode counts are back;
+ *   2. leaves a file and a symlink, unmounts, mounts with -o
+ *      truncate=old, finds them intact (also after drop_caches: from the
+ *      disk), and runs the data cases again in the old truncate sequence;
+ *   3. leaves a small tree (dense, sparse and truncated files, links, a
+ *      FIFO) for the host's tools and unmounts: every kmalloc object and
+ *      page the mount used must be back.
+ * One line per disk says how it went:
  *
- *   ext2_test: ram0: 1024-byte blocks, revision 1, 256-byte inodes: 28 cases ok
+ *   ext2_test: ram0: 20 cases ok, data back after a remount, truncate=new and truncate=old
  *
- * Last it leaves a small tree of files (dense, sparse, truncated, links,
- * a FIFO) for the host's tools: e2fsck -fn judges the disk (the harness
- * for virtio disks, scripts/mkimages for RAM disks), and for RAM disks
- * scripts/mkimages also reads the files back with debugfs and compares
- * their cksum(1) with the "kept" lines printed here.
+ * Then e2fsck -fn judges the disk (the harness, for virtio disks;
+ * scripts/mkimages, for RAM disks), and for RAM disks scripts/mkimages
+ * also reads the tree's files back with debugfs and compares their
+ * cksum(1) with the "kept" lines printed here.
  */
 #include "ext2_test.h"
 #include "ext2.h"
@@ -312,14 +314,12 @@ static int leave_a_tree(void)
 
 static int test_one_disk(const char *name)
 {
-	struct kmalloc_stats before, after;
-	unsigned long free_before;
+	struct selftest_mem mem;
 	struct ext2_sb_info *sbi;
 	struct path path;
 	int n, m, err;
 
-	kmalloc_get_stats(&before);
-	free_before = nr_free_pages();
+	selftest_mem_snapshot(&mem);
 	err = mount_disk(name, false);
 	if (err)
 		return err;
@@ -364,12 +364,9 @@ static int test_one_disk(const char *name)
 		return err;
 	pr_info("ext2_test: %s: %d cases ok, data back after a remount, "
 		"truncate=new and truncate=old\n", name, n + 2 * m);
-	kmalloc_get_stats(&after);
-	pr_info("ext2_test: %s: after umount: %ld kmalloc objects, %ld free "
-		"pages more than before mount\n", name,
-		(long)(after.objects - before.objects),
-		(long)(nr_free_pages() - free_before));
-	return 0;
+	/* umount gave everything back: inodes, dentries, page cache,
+	 * buffers, the buffer cache. */
+	return selftest_mem_check(&mem);
 }
 
 static int test_ext2(void)

@@ -37,6 +37,20 @@ static struct dentry *ext2_lookup(struct inode *dir, struct dentry *dentry,
 	return NULL;
 }
 
+/*
+ * A new inode that never got its name dies: no links, no page cache
+ * (dropped here with its buffers: the VFS's eviction would leave those
+ * behind, see ext2_truncate_pagecache), then the last iput frees its
+ * blocks and its number.
+ */
+static void ext2_discard_new_inode(struct inode *inode)
+{
+	clear_nlink(inode);
+	mark_inode_dirty(inode);
+	ext2_truncate_pagecache(inode, 0);
+	iput(inode);
+}
+
 /* A new non-directory inode gets its name; on failure it dies. */
 static int ext2_add_nondir(struct dentry *dentry, struct inode *inode)
 {
@@ -46,9 +60,7 @@ static int ext2_add_nondir(struct dentry *dentry, struct inode *inode)
 		d_instantiate(dentry, inode);
 		return 0;
 	}
-	drop_nlink(inode);
-	mark_inode_dirty(inode);
-	iput(inode);
+	ext2_discard_new_inode(inode);
 	return err;
 }
 
@@ -97,8 +109,7 @@ static int ext2_symlink(struct inode *dir, struct dentry *dentry,
 		inode->i_mapping->a_ops = &ext2_aops;
 		err = ext2_page_symlink(inode, target, l - 1);
 		if (err) {
-			drop_nlink(inode);
-			iput(inode);
+			ext2_discard_new_inode(inode);
 			return err;
 		}
 	} else {
@@ -149,9 +160,7 @@ static int ext2_mkdir(struct inode *dir, struct dentry *dentry, umode_t mode)
 	if (!err)
 		err = ext2_add_link(dentry, inode);
 	if (err) {
-		clear_nlink(inode);	/* dies, blocks and all */
-		mark_inode_dirty(inode);
-		iput(inode);
+		ext2_discard_new_inode(inode);	/* blocks and all */
 		return err;
 	}
 	inc_nlink(dir);	/* the new ".." */

@@ -51,32 +51,6 @@ static int ext2_statfs(struct dentry *dentry, struct kstatfs *buf)
 }
 
 /*
- * Interim: sync_inodes_sb() (mm/page-writeback.c) skips every inode for
- * now -- its "no age limit" is older_than = U64_MAX, and
- * time_after_jiffies(dirtied_when, U64_MAX) is true -- so ext2 walks its
- * dirty inodes itself, the same way, until that is fixed. Inodes nobody
- * holds (i_count 0) are written when they are evicted.
- */
-static void ext2_sync_inodes(struct super_block *sb)
-{
-	struct writeback_control wbc = { WB_SYNC_ALL, LONG_MAX, false };
-	struct inode *inode, *prev = NULL;
-
-	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
-		if (!(inode->i_state & I_DIRTY) || !inode->i_count ||
-		    (inode->i_state & (I_NEW | I_FREEING)))
-			continue;
-		ihold(inode);	/* pinned: the list stays valid past it */
-		if (prev)
-			iput(prev);
-		writeback_single_inode(inode, &wbc);
-		prev = inode;
-	}
-	if (prev)
-		iput(prev);
-}
-
-/*
  * Write what is dirty: the files' pages and inodes (the page-cache
  * writeback), then the metadata buffers (bitmaps, descriptors, inode
  * tables, indirect blocks, the superblock). wait: also wait for it.
@@ -90,7 +64,6 @@ static int ext2_sync_fs(struct super_block *sb, int wait)
 	/* fs/sync.c calls only ->sync_fs so far; Linux's sync_filesystem
 	 * writes the inodes first, so ext2 does it here meanwhile. */
 	sync_inodes_sb(sb);
-	ext2_sync_inodes(sb);
 	mutex_lock(&sbi->s_lock);
 	sbi->s_es->s_wtime = ext2_now(sb);
 	ext2_sb_dirty(sb);
@@ -158,13 +131,23 @@ static void ext2_wait_for_other_walkers(struct super_block *sb)
  */
 void ext2_kill_sb(struct super_block *sb)
 {
-	struct inode *inode;
+	struct inode *inode, *prev = NULL;
 
 	if (EXT2_SB(sb)) {
 		ext2_sync_fs(sb, 1);
-		/* Nobody else uses the sb now: the list holds still. */
-		list_for_each_entry(inode, &sb->s_inodes, i_sb_list)
-			ext2_release_page_buffers(inode);	/* interim */
+		/* Interim: see ext2_release_page_buffers. A referenced inode
+		 * is pinned while we sleep on it (the list stays valid past
+		 * it); an unused one can only go through us. */
+		list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
+			if (inode->i_state & (I_NEW | I_FREEING))
+				continue;
+			if (inode->i_count)
+				ihold(inode);
+			iput(prev);
+			prev = inode->i_count ? inode : NULL;
+			ext2_release_page_buffers(inode);
+		}
+		iput(prev);
 		ext2_wait_for_other_walkers(sb);
 	}
 	generic_shutdown_super(sb);
