@@ -37,9 +37,7 @@ void syscall_init(void)
 		if (e->nr >= NR_syscalls)
 			panic("syscall %s: number %u out of range", e->name,
 			      e->nr);
-		if (sys_call_table[e->nr] && e->weak)
-			continue;
-		if (sys_call_table[e->nr] && !sys_call_table[e->nr]->weak)
+		if (sys_call_table[e->nr])
 			panic("syscall %u defined twice: %s and %s", e->nr,
 			      sys_call_table[e->nr]->name, e->name);
 		sys_call_table[e->nr] = e;

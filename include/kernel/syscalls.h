@@ -28,7 +28,6 @@ struct syscall_entry {
 	unsigned int nr;
 	const char *name;
 	syscall_fn_t fn;
-	int weak;	/* a stand-in: a normal definition replaces it */
 };
 
 #define __SYSCALL_ENTRY(name)                                              \
@@ -105,19 +104,6 @@ struct syscall_entry {
 	}                                                                   \
 	__SYSCALL_ENTRY(name);                                              \
 	static long __do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5, t6 a6)
-
-/* A stand-in definition, replaced by a SYSCALL_DEFINEn of the same call. */
-#define SYSCALL_DEFINE_WEAK3(name, t1, a1, t2, a2, t3, a3)                 \
-	static long __do_sys_##name(t1 a1, t2 a2, t3 a3);                  \
-	static long __se_sys_##name(struct pt_regs *regs)                  \
-	{                                                                  \
-		return __do_sys_##name((t1)regs->rdi, (t2)regs->rsi,       \
-				       (t3)regs->rdx);                     \
-	}                                                                  \
-	static const struct syscall_entry __sysent_##name __used           \
-		__section(".syscalls") __aligned(8) = { __NR_##name, #name,\
-							__se_sys_##name, 1 }; \
-	static long __do_sys_##name(t1 a1, t2 a2, t3 a3)
 
 void syscall_init(void);
 
