@@ -26,8 +26,6 @@
 #define MAX_ARG_BYTES (128 * 1024)
 #define MAX_ARG_COUNT 4096
 
-void mm_release_vfork(struct task_struct *t);
-void fpu_init_task(struct task_struct *t);
 
 #define PATH_MAX_LEN 4096
 

@@ -23,11 +23,6 @@
 #define __WCLONE 0x80000000
 
 
-void release_task_stack(struct task_struct *t);
-void mm_release_vfork(struct task_struct *t);
-__noreturn void schedule_dead(void);
-void init_exited(long code);
-void itimer_cancel(struct task_struct *t);
 
 static void exit_mm(struct task_struct *t)
 {

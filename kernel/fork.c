@@ -28,7 +28,6 @@ LIST_HEAD(task_list);
 static pid_t last_pid;
 
 void ret_from_fork(void);
-void fpu_init_task(struct task_struct *t);
 
 #define CLONE_VM 0x00000100
 #define CLONE_VFORK 0x00004000

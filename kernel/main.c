@@ -61,8 +61,6 @@ static void setup_memory_map(void)
 					 (boot_info.modules[i].start & PAGE_MASK));
 }
 
-void start_init(void);
-__noreturn void cpu_idle(void);
 
 void start_kernel(u32 magic, u32 info_phys)
 {

@@ -25,7 +25,6 @@
 #include <kernel/uaccess.h>
 #include <asm/desc.h>
 
-__noreturn void do_exit(long code);
 void do_group_exit_signal(int sig) __attribute__((noreturn));
 
 #define UNBLOCKABLE (sigmask(SIGKILL) | sigmask(SIGSTOP))

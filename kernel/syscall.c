@@ -16,7 +16,6 @@
 
 extern const struct syscall_entry __syscalls_start[], __syscalls_end[];
 void entry_SYSCALL_64(void);
-void exit_to_user_mode(struct pt_regs *regs);
 
 /* syscall_64.S hard-codes these offsets for its sysret path. */
 _Static_assert(offsetof(struct pt_regs, r11) == 48, "PT_R11");

@@ -15,7 +15,6 @@
 struct page *mem_map;
 unsigned long max_pfn;
 
-void paging_allocator_ready(void);
 
 static void init_mem_map(void)
 {

@@ -25,5 +25,7 @@ struct initcall {
 		__section(".initcall.device") __aligned(8) = { #fn, fn }
 
 void do_initcalls(void);
+/* Make pid 1 (kernel/init.c): initcalls, self-tests, then /bin/init. */
+void start_init(void);
 
 #endif

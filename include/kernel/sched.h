@@ -93,6 +93,19 @@ void wake_up_process(struct task_struct *t);
 /* Called from the timer tick: account time, maybe ask to reschedule. */
 void scheduler_tick(void);
 struct task_struct *find_task_by_pid(pid_t pid);
+
+/* The life cycle, across kernel/fork.c, exit.c, exec.c, signal.c and
+ * sched/core.c (not for drivers). */
+__noreturn void do_exit(long code);	/* code: a wait status word */
+__noreturn void schedule_dead(void);	/* an exiting task's last switch */
+__noreturn void cpu_idle(void);	/* pid 0, forever */
+void release_task_stack(struct task_struct *t);	/* frees the task too */
+void mm_release_vfork(struct task_struct *t);	/* wake a vfork parent */
+void fpu_init_task(struct task_struct *t);	/* a clean FPU state */
+void itimer_cancel(struct task_struct *t);
+void init_exited(long code);	/* pid 1 is exiting */
+/* Reschedule and deliver signals on the way back to user mode. */
+void exit_to_user_mode(struct pt_regs *regs);
 /* A kernel thread running fn(arg); returns its pid or -errno. */
 pid_t kernel_thread(void (*fn)(void *), void *arg, const char *name);
 

@@ -27,6 +27,9 @@ void mmput(struct mm_struct *mm);
 /* fork: a copy-on-write duplicate of mm. NULL when out of memory. */
 struct mm_struct *dup_mm(struct mm_struct *old);
 void switch_to_mm(struct mm_struct *mm);
+struct task_struct;
+/* schedule(): load next's address space if it differs from prev's. */
+void switch_mm(struct task_struct *prev, struct task_struct *next);
 void set_mm_exe_file(struct mm_struct *mm, struct file *file);
 
 /* The first VMA with vm_end > addr (it may start above addr), or NULL. */

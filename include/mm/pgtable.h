@@ -45,6 +45,8 @@ static inline pte_t *pte_table(pte_t entry)
 extern pte_t *init_pgd;
 
 void paging_init(void);
+/* mem_init(): page tables come from the page allocator from now on. */
+void paging_allocator_ready(void);
 /* The 4 KiB PTE for va in pgd; allocates tables when alloc is set.
  * Returns NULL when a table is missing (or cannot be allocated), or when
  * va is covered by a large page. */

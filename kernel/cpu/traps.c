@@ -11,6 +11,7 @@
 #include <kernel/irq.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
+#include <kernel/sched.h>
 #include <kernel/signal.h>
 #include <kernel/uaccess.h>
 #include <asm/processor.h>
@@ -115,7 +116,6 @@ static void do_exception(struct pt_regs *regs)
 	die(name ? name : "reserved exception", regs);
 }
 
-void exit_to_user_mode(struct pt_regs *regs);
 
 void do_interrupt(struct pt_regs *regs)
 {

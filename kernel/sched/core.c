@@ -19,15 +19,12 @@
 #include <asm/processor.h>
 #include <mm/mm.h>
 #include <mm/mm_types.h>
+#include <mm/mmap.h>
 
 extern char boot_stack[];
 void __switch_to_asm(unsigned long *prev_sp, unsigned long next_sp);
-void release_task_stack(struct task_struct *t);
 void schedule_tail_locked(void);
 void schedule_tail(void);
-__noreturn void schedule_dead(void);
-__noreturn void cpu_idle(void);
-void fpu_init_task(struct task_struct *t);
 
 struct task_struct init_task = {
 	.state = TASK_RUNNING,
@@ -135,7 +132,6 @@ static void switch_fpu_and_stack(struct task_struct *prev,
 	wrmsr(MSR_FS_BASE, next->fs_base);
 }
 
-void switch_mm(struct task_struct *prev, struct task_struct *next);
 
 /*
  * Give up the CPU. A task that is still TASK_RUNNING goes to the back of
