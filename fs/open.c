@@ -451,8 +451,7 @@ long do_faccessat(int dfd, const char *pathname, int mode, int flags)
 		current->cred.fsgid = saved.gid;
 	}
 	err = kern_path_at(dfd, pathname,
-			   (flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
-				   (flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0),
+			   at_lookup_flags(flags),
 			   &path);
 	if (!err) {
 		if (mode)
@@ -553,8 +552,7 @@ long do_fchownat(int dfd, const char *pathname, uid_t user, gid_t group,
 	if (flag & ~(AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH))
 		return -EINVAL;
 	err = kern_path_at(dfd, pathname,
-			   (flag & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
-				   (flag & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0),
+			   at_lookup_flags(flag),
 			   &path);
 	if (err)
 		return err;

@@ -74,8 +74,7 @@ int vfs_fstatat(int dfd, const char *pathname, struct kstat *stat, int flags)
 	if (!*pathname && (flags & AT_EMPTY_PATH) && dfd != AT_FDCWD)
 		return vfs_fstat(dfd, stat);
 	err = kern_path_at(dfd, pathname,
-			   (flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
-				   (flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0),
+			   at_lookup_flags(flags),
 			   &path);
 	if (err)
 		return err;

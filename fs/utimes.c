@@ -80,8 +80,7 @@ long do_utimes(int dfd, const char *pathname, struct timespec64 *times,
 		return err;
 	}
 	err = kern_path_at(dfd, pathname,
-			   (flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
-				   (flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0),
+			   at_lookup_flags(flags),
 			   &path);
 	if (err)
 		return err;

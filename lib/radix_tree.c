@@ -20,6 +20,7 @@
  */
 #include <kernel/radix_tree.h>
 #include <kernel/errno.h>
+#include <kernel/string.h>
 #include <mm/slab.h>
 
 #define RADIX_TREE_MAX_HEIGHT \
@@ -38,9 +39,57 @@ static unsigned long height_maxindex(unsigned int height)
 	return bits >= 8 * sizeof(unsigned long) ? ~0UL : (1UL << bits) - 1;
 }
 
+/*
+ * Nodes set aside by radix_tree_preload for an insertion made under a
+ * spinlock, where kmalloc may not sleep to reclaim memory. Linux keeps one
+ * pool per CPU and disables preemption between preload and insert; pagelab
+ * has one CPU and a kernel that is not preemptible, so one pool is the same
+ * thing: nothing else can run between a preload and the insert that follows
+ * it as long as the caller does not sleep in between.
+ */
+static struct {
+	unsigned int nr;
+	struct radix_tree_node *nodes[RADIX_TREE_MAX_HEIGHT];
+} preload_pool;
+
 static struct radix_tree_node *node_alloc(void)
 {
-	return kzalloc(sizeof(struct radix_tree_node), GFP_KERNEL);
+	if (preload_pool.nr)
+		return preload_pool.nodes[--preload_pool.nr];
+	/* Not preloaded (or a bigger tree than the preload foresaw): the
+	 * caller may hold a spinlock, so do not sleep; may use the reserve. */
+	return kzalloc(sizeof(struct radix_tree_node), GFP_ATOMIC);
+}
+
+static void node_free(struct radix_tree_node *node)
+{
+	if (preload_pool.nr < RADIX_TREE_MAX_HEIGHT) {
+		memset(node, 0, sizeof(*node));
+		preload_pool.nodes[preload_pool.nr++] = node;
+	} else {
+		kfree(node);
+	}
+}
+
+void radix_tree_drain_preloads(void)
+{
+	while (preload_pool.nr)
+		kfree(preload_pool.nodes[--preload_pool.nr]);
+}
+
+int radix_tree_preload(gfp_t gfp)
+{
+	while (preload_pool.nr < RADIX_TREE_MAX_HEIGHT) {
+		struct radix_tree_node *node =
+			kzalloc(sizeof(struct radix_tree_node), gfp);
+
+		if (!node)
+			return -ENOMEM;
+		/* kzalloc may have reclaimed page cache, and the nodes that
+		 * freed refilled the pool meanwhile. */
+		node_free(node);
+	}
+	return 0;
 }
 
 /* Grow the tree until index fits. The old top goes into slot 0. */
@@ -103,7 +152,7 @@ static void prune_path(struct radix_tree_root *root, struct radix_path *path,
 
 		if (node->count)
 			break;
-		kfree(node);
+		node_free(node);
 		if (levels) {
 			path[levels - 1].node->slots[path[levels - 1].offset] =
 				NULL;
@@ -125,7 +174,7 @@ static void radix_tree_shrink(struct radix_tree_root *root)
 			break;
 		root->rnode = node->slots[0];
 		root->height--;
-		kfree(node);
+		node_free(node);
 	}
 }
 

@@ -147,6 +147,13 @@ int add_to_page_cache(struct page *page, struct address_space *mapping,
 	int err;
 
 	BUG_ON(PageLocked(page) || page->mapping);
+	/* The tree's nodes are allocated now, while we may still sleep to
+	 * reclaim memory: under tree_lock (interrupts off) kmalloc could only
+	 * fail, and a write would return ENOMEM with plenty of clean cache
+	 * left to reclaim. */
+	err = radix_tree_preload(gfp);
+	if (err)
+		return err;
 	/* Nobody else can see the page yet, so locking it cannot block; it
 	 * must be locked before it is visible, so that a reader finding it
 	 * waits for ->readpage instead of reading garbage. */
@@ -154,8 +161,6 @@ int add_to_page_cache(struct page *page, struct address_space *mapping,
 	page_cache_get(page);
 	page->mapping = mapping;
 	page->index = index;
-	/* Linux preloads radix nodes so that no allocation happens under
-	 * the lock; kmalloc never sleeps here, so pagelab allocates inside. */
 	spin_lock_irqsave(&mapping->tree_lock, flags);
 	err = radix_tree_insert(&mapping->page_tree, index, page);
 	if (!err) {

@@ -107,4 +107,12 @@ long do_linkat(int olddfd, const char *oldname, int newdfd,
 long do_renameat2(int olddfd, const char *oldname, int newdfd,
 		  const char *newname, unsigned int flags);
 
+/* The LOOKUP_* flags an *at() call's AT_SYMLINK_NOFOLLOW / AT_EMPTY_PATH ask
+ * for: symlinks are followed unless told not to. */
+static inline unsigned int at_lookup_flags(int at_flags)
+{
+	return (at_flags & AT_SYMLINK_NOFOLLOW ? 0 : LOOKUP_FOLLOW) |
+	       (at_flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0);
+}
+
 #endif

@@ -6,12 +6,14 @@
  * Each node has RADIX_TREE_MAP_SIZE slots and eats RADIX_TREE_MAP_SHIFT bits
  * of the index; the tree is as tall as the largest index needs and shrinks
  * back when it empties. Callers serialise modifications (the page cache
- * holds mapping->tree_lock); insertion allocates nodes with kmalloc.
+ * holds mapping->tree_lock, a spinlock), so insertion takes its nodes from
+ * what radix_tree_preload set aside beforehand.
  */
 #ifndef _KERNEL_RADIX_TREE_H
 #define _KERNEL_RADIX_TREE_H
 
 #include <kernel/types.h>
+#include <mm/gfp.h>
 
 #define RADIX_TREE_MAP_SHIFT 6
 #define RADIX_TREE_MAP_SIZE (1UL << RADIX_TREE_MAP_SHIFT)
@@ -31,6 +33,15 @@ static inline void INIT_RADIX_TREE(struct radix_tree_root *root)
 	root->height = 0;
 	root->rnode = NULL;
 }
+
+/*
+ * Set aside the nodes an insertion can need, so that radix_tree_insert under
+ * a spinlock allocates nothing. May sleep (gfp permitting); 0 or -ENOMEM.
+ * Do not sleep between the preload and the insert (see lib/radix_tree.c).
+ */
+int radix_tree_preload(gfp_t gfp);
+/* Free the spare nodes preloads set aside (leak checks compare without). */
+void radix_tree_drain_preloads(void);
 
 /* 0, -EEXIST when index is taken, -ENOMEM; item must not be NULL. */
 int radix_tree_insert(struct radix_tree_root *root, unsigned long index,
