@@ -9,12 +9,13 @@
  * The checks come first and change nothing (inode_change_ok: who may;
  * inode_newsize_ok: how big). That is the lesson of the new truncate
  * sequence (DESIGN.md): a file system must be able to refuse before i_size
- * moves. The old sequence (vmtruncate, ->truncate) arrives with
- * mm/truncate.c; until then every ATTR_SIZE change goes through
- * simple_setsize, the new-style generic helper.
+ * moves. inode_setattr still serves both sequences: a size change goes to
+ * simple_setsize for a file system with new_truncate set, and to the old
+ * vmtruncate (mm/truncate.c) and ->truncate otherwise.
  */
 #include <fs/dcache.h>
 #include <fs/namei.h>
+#include <mm/filemap.h>
 #include <kernel/errno.h>
 #include <kernel/resource.h>
 #include <kernel/sched.h>
@@ -56,6 +57,14 @@ int inode_change_ok(const struct inode *inode, struct iattr *attr)
 	return 0;
 }
 
+/*
+ * LAB truncate-new: inode_newsize_ok starts from this.
+ * int inode_newsize_ok(const struct inode *inode, loff_t offset)
+ * {
+ *	return 0;
+ * }
+ */
+/* LAB truncate-new: BEGIN */
 int inode_newsize_ok(const struct inode *inode, loff_t offset)
 {
 	if (offset < 0)
@@ -73,13 +82,19 @@ int inode_newsize_ok(const struct inode *inode, loff_t offset)
 	/* Shrinking: Linux refuses for active swap files (ETXTBSY). */
 	return 0;
 }
+/* LAB truncate-new: END */
 
 int inode_setattr(struct inode *inode, const struct iattr *attr)
 {
 	unsigned int ia_valid = attr->ia_valid;
 
+	/* A file system that speaks the new sequence and still sends
+	 * ATTR_SIZE here has nothing to do but the generic setsize; an old
+	 * one gets vmtruncate, and its ->truncate. */
 	if ((ia_valid & ATTR_SIZE) && attr->ia_size != i_size_read(inode)) {
-		int err = simple_setsize(inode, attr->ia_size);
+		int err = inode->i_op->new_truncate
+				  ? simple_setsize(inode, attr->ia_size)
+				  : vmtruncate(inode, attr->ia_size);
 
 		if (err)
 			return err;

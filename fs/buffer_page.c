@@ -32,6 +32,7 @@
 #include <kernel/printk.h>
 #include <kernel/string.h>
 #include <mm/filemap.h>
+#include <mm/mmap.h>
 #include <mm/writeback.h>
 
 /* ---- 1. attaching, dirtying and freeing a page's buffers ------------------------------------------------------------ */
@@ -581,23 +582,76 @@ int generic_write_end(struct file *file, struct address_space *mapping,
 		      struct page *page, void *fsdata)
 {
 	struct inode *inode = mapping->host;
+	loff_t old_size = inode->i_size;
 	bool grew = false;
 
 	copied = block_write_end(file, mapping, pos, len, copied, page,
 				 fsdata);
 	/* i_mutex held: i_size cannot move under us. It changes only once
 	 * the data is in the page, so a reader never sees stale bytes. */
-	if (pos + copied > inode->i_size) {
+	if (pos + copied > old_size) {
 		i_size_write(inode, pos + copied);
 		grew = true;
 	}
 	unlock_page(page);
 	page_cache_release(page);
+	/* A gap between the old EOF and the write: the page that held the
+	 * old EOF needs page_mkwrite again, and zeroes in the gap. */
+	if (pos > old_size)
+		pagecache_isize_extended(inode, old_size, pos);
 	if (grew)
 		mark_inode_dirty(inode);
 	return copied;
 }
 
+
+/* ---- 5. stores through a shared mapping -------------------------------- */
+
+/*
+ * LAB mkwrite: block_page_mkwrite starts from this.
+ * int block_page_mkwrite(struct vm_area_struct *vma, struct vm_fault *vmf,
+ *			  get_block_t *get_block)
+ * {
+ *	lock_page(vmf->page);
+ *	return VM_FAULT_LOCKED;
+ * }
+ */
+/* LAB mkwrite: BEGIN */
+int block_page_mkwrite(struct vm_area_struct *vma, struct vm_fault *vmf,
+		       get_block_t *get_block)
+{
+	struct page *page = vmf->page;
+	struct inode *inode = vma->vm_file->f_inode;
+	loff_t size;
+	unsigned int end;
+	int err;
+
+	lock_page(page);
+	size = i_size_read(inode);
+	/* Truncated (or shrunk past this page) since the fault looked: let
+	 * the fault run again, and find SIGBUS or the new page. */
+	if (page->mapping != inode->i_mapping ||
+	    ((loff_t)page->index << PAGE_SHIFT) >= size) {
+		unlock_page(page);
+		return VM_FAULT_NOPAGE;
+	}
+	/* Only blocks inside i_size: the rest of the page is past EOF and
+	 * gets its blocks when i_size grows (pagecache_isize_extended
+	 * write-protects the page so that we are called again then). */
+	end = PAGE_SIZE;
+	if (page->index == (size - 1) >> PAGE_SHIFT)
+		end = size - ((loff_t)page->index << PAGE_SHIFT);
+	err = __block_prepare_write(inode, page, 0, end, get_block);
+	if (err) {
+		unlock_page(page);
+		/* No block (ENOSPC, EIO): the store must not look done. */
+		return err == -ENOMEM ? VM_FAULT_OOM : VM_FAULT_SIGBUS;
+	}
+	__block_commit_write(page, 0, end);
+	set_page_dirty(page);
+	return VM_FAULT_LOCKED;
+}
+/* LAB mkwrite: END */
 int block_truncate_page(struct address_space *mapping, loff_t from,
 			get_block_t *get_block)
 {

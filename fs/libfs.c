@@ -33,15 +33,13 @@ int simple_setsize(struct inode *inode, loff_t newsize)
 	if (err)
 		return err;
 	i_size_write(inode, newsize);
-	/*
-	 * Growing needs nothing: the bytes past the old EOF in its last page
-	 * are zero already (write_begin zeroed them, or an earlier shrink
-	 * did below). Shrinking drops whole pages past the end and zeroes
-	 * the tail of the last one. truncate_pagecache (mm/truncate.c, with
-	 * the mmap work) will also unmap user mappings around this.
-	 */
-	if (newsize < oldsize)
-		truncate_inode_pages(inode->i_mapping, newsize);
+	/* Growing: what a mapping stored past the old EOF must read as
+	 * zeroes. Shrinking: unmap, drop whole pages past the end, zero the
+	 * tail of the last one. */
+	if (newsize > oldsize)
+		pagecache_isize_extended(inode, oldsize, newsize);
+	else
+		truncate_pagecache(inode, oldsize, newsize);
 	return 0;
 }
 
@@ -342,6 +340,7 @@ int simple_write_end(struct file *file, struct address_space *mapping,
 {
 	struct inode *inode = mapping->host;
 	unsigned int from = pos & ~PAGE_MASK;
+	loff_t old_size = inode->i_size;	/* i_mutex held: stays put */
 
 	if (!PageUptodate(page)) {
 		/* A short copy (fault) leaves zeroes, not garbage. */
@@ -350,11 +349,14 @@ int simple_write_end(struct file *file, struct address_space *mapping,
 			       len - copied);
 		SetPageUptodate(page);
 	}
-	/* i_mutex is held by the writer: i_size cannot move under us. */
-	if (pos + copied > inode->i_size)
+	if (pos + copied > old_size)
 		i_size_write(inode, pos + copied);
 	set_page_dirty(page);
 	unlock_page(page);
 	page_cache_release(page);
+	/* The write left a gap after the old EOF: zero it (see
+	 * pagecache_isize_extended). */
+	if (pos > old_size)
+		pagecache_isize_extended(inode, old_size, pos);
 	return copied;
 }

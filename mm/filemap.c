@@ -7,7 +7,7 @@
  *   2. The index: each address_space maps page offsets to struct pages in
  *      a radix tree (lib/radix_tree.c) under mapping->tree_lock.
  *      find_get_page looks up, add_to_page_cache inserts,
- *      delete_from_page_cache removes, truncate_inode_pages removes ranges.
+ *      delete_from_page_cache removes (mm/truncate.c removes ranges).
  *   3. generic_file_read: the read(2) loop over pages, calling the file
  *      system's ->readpage for pages that are missing or not uptodate.
  *   4. generic_file_write: the write(2) loop, handing each page to the
@@ -47,6 +47,7 @@ void address_space_init_once(struct address_space *mapping,
 	mapping->host = host;
 	mapping->a_ops = NULL;
 	INIT_LIST_HEAD(&mapping->i_mmap);
+	spin_lock_init(&mapping->i_mmap_lock);
 	mapping->flags = 0;
 }
 
@@ -268,62 +269,6 @@ unsigned int find_get_pages(struct address_space *mapping,
 	return n;
 }
 
-/*
- * The part of the page from offset on becomes zeroes, and the file
- * system forgets its buffers there (offset 0: all of them, as the page
- * leaves the cache). Page locked, not under writeback.
- */
-static void truncate_partial_page(struct page *page, unsigned int offset)
-{
-	struct address_space *mapping = page->mapping;
-
-	memset((char *)page_address(page) + offset, 0, PAGE_SIZE - offset);
-	if (PagePrivate(page) && mapping->a_ops->invalidatepage)
-		mapping->a_ops->invalidatepage(page, offset);
-}
-
-void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
-{
-	pgoff_t next = (lstart + PAGE_SIZE - 1) >> PAGE_SHIFT;
-	unsigned int partial = lstart & ~PAGE_MASK;
-	struct page *pages[16];
-	unsigned int n;
-
-	while ((n = find_get_pages(mapping, next, ARRAY_SIZE(pages), pages))) {
-		for (unsigned int i = 0; i < n; i++) {
-			struct page *page = pages[i];
-
-			next = page->index + 1;
-			/* The lock waits out a read or write in progress;
-			 * a write to disk in progress must end too. */
-			lock_page(page);
-			wait_on_page_writeback(page);
-			if (page->mapping == mapping) {
-				/* Buffers would pin the page: drop them. */
-				if (PagePrivate(page) &&
-				    mapping->a_ops->invalidatepage)
-					mapping->a_ops->invalidatepage(page, 0);
-				delete_from_page_cache(page);
-			}
-			unlock_page(page);
-			page_cache_release(page);
-		}
-	}
-	/* The page straddling lstart stays, but nothing past lstart may
-	 * survive in it: a later extension must read zeroes there. */
-	if (partial) {
-		struct page *page = find_lock_page(mapping,
-						   lstart >> PAGE_SHIFT);
-
-		if (page) {
-			wait_on_page_writeback(page);
-			truncate_partial_page(page, partial);
-			unlock_page(page);
-			page_cache_release(page);
-		}
-	}
-}
-
 /* ---- 3. reading ---------------------------------------------------------- */
 
 /*
@@ -387,6 +332,12 @@ readpage:
 		return ERR_PTR(-EIO);
 	}
 	return page;
+}
+
+struct page *read_mapping_page(struct address_space *mapping, pgoff_t index,
+			       struct file *file)
+{
+	return filemap_get_page(file, mapping, index);
 }
 
 ssize_t generic_file_read(struct file *file, struct iov_iter *to, loff_t *ppos)

@@ -3,17 +3,35 @@
  *
  * handle_mm_fault() is called by do_page_fault() once it knows the access
  * is allowed by the VMA. It finds (allocating) the PTE and then:
- *   - PTE empty, anonymous VMA:    do_anonymous_page(): a zeroed page;
- *   - PTE empty, file VMA:         vma->vm_ops->fault() (the mmap work);
- *   - PTE present, write to a read-only PTE in a writable VMA:
- *                                  do_wp_page(): copy-on-write.
+ *   - PTE empty, anonymous VMA:  do_anonymous_page(): a zeroed page;
+ *   - PTE empty, file VMA:       do_file_fault(): vm_ops->fault finds the
+ *                                page cache page; a write to a private
+ *                                mapping copies it at once, a write to a
+ *                                shared one goes through page_mkwrite;
+ *   - PTE present but read-only, write allowed by the VMA:
+ *                                do_wp_page(): copy-on-write (private),
+ *                                or page_mkwrite and make it writable
+ *                                (shared: the page was clean until now).
+ * Shared file pages are mapped read-only until the first store, and
+ * page_mkclean (mm/rmap.c) makes them read-only again when writeback
+ * cleans them: so every clean-to-dirty transition calls page_mkwrite,
+ * where the file system can allocate blocks, or say no (SIGBUS).
+ *
  * Reference counts: each PTE that maps a page holds one reference (and one
- * _mapcount); the last put_page() frees it.
+ * _mapcount); the last put_page() frees it. A page-cache page also holds
+ * the cache's reference.
+ *
+ * unmap_mapping_range() removes the PTEs of a file range from every
+ * process that maps it (truncation).
  */
 #include <mm/mmap.h>
+#include <mm/filemap.h>
 #include <mm/gfp.h>
+#include <mm/rmap.h>
+#include <fs/fs.h>
 #include <kernel/errno.h>
 #include <kernel/panic.h>
+#include <kernel/sched.h>
 #include <kernel/string.h>
 #include <kernel/vmstat.h>
 #include <asm/processor.h>
@@ -44,11 +62,6 @@ void flush_tlb_all(void)
 	write_cr3(read_cr3());
 }
 
-static void put_page(struct page *page)
-{
-	__free_pages(page, 0);
-}
-
 static struct page *pte_page(pte_t pte)
 {
 	return pfn_to_page((pte & PTE_ADDR_MASK) >> PAGE_SHIFT);
@@ -71,17 +84,17 @@ static int do_anonymous_page(struct vm_area_struct *vma, pte_t *pte,
 
 /*
  * A write to a present, write-protected page in a writable private VMA:
- * the page is shared with another address space since fork (or is the
- * zero-filled original of one). If we hold the only reference, just make
- * it writable again; otherwise copy it and map the copy.
+ * the page is shared with another address space since fork, or is the
+ * file's page-cache page. If we hold the only reference to an anonymous
+ * page, just make it writable again; otherwise copy it and map the copy.
  */
-static int do_wp_page(struct vm_area_struct *vma, pte_t *pte,
-		      unsigned long address)
+static int do_cow_page(struct vm_area_struct *vma, pte_t *pte,
+		       unsigned long address)
 {
 	/* LAB paging: BEGIN */
 	struct page *old = pte_page(*pte), *new;
 
-	if (page_count(old) == 1) {
+	if (!old->mapping && page_count(old) == 1) {
 		*pte |= _PAGE_RW;
 		invlpg(address);
 		return 0;
@@ -100,6 +113,160 @@ static int do_wp_page(struct vm_area_struct *vma, pte_t *pte,
 	/* LAB paging: END */
 }
 
+/*
+ * Tell the file system that page is about to become writable through a
+ * shared mapping: ->page_mkwrite may allocate its blocks, or refuse.
+ * Called with the page unlocked and referenced; returns with it locked
+ * (VM_FAULT_LOCKED), or with an error / VM_FAULT_NOPAGE (truncated
+ * meanwhile: the fault is retried) and the page unlocked.
+ */
+static int do_page_mkwrite(struct vm_area_struct *vma, struct page *page,
+			   unsigned long address)
+{
+	struct vm_fault vmf = {
+		.vma = vma,
+		.address = address,
+		.flags = FAULT_FLAG_WRITE,
+		.pgoff = page->index,
+		.page = page,
+	};
+	int ret = 0;
+
+	if (vma->vm_ops && vma->vm_ops->page_mkwrite) {
+		count_vm_event(MKWRITE);
+		ret = vma->vm_ops->page_mkwrite(&vmf);
+		if (ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE))
+			return ret;
+	}
+	if (!(ret & VM_FAULT_LOCKED)) {
+		lock_page(page);
+		if (!page->mapping) {
+			unlock_page(page);
+			return VM_FAULT_NOPAGE;
+		}
+	}
+	return VM_FAULT_LOCKED;
+}
+
+/* Does pte still map page? (It may have been zapped while we slept.) */
+static bool pte_maps(pte_t *pte, struct page *page)
+{
+	return (*pte & _PAGE_PRESENT) && pte_page(*pte) == page;
+}
+
+/*
+ * A store to a clean shared file page mapped read-only: page_mkwrite,
+ * then the PTE becomes writable and the page dirty, under the page lock
+ * so that writeback (which write-protects under it) cannot slip between.
+ */
+static int do_shared_wp_page(struct vm_area_struct *vma, pte_t *pte,
+			     unsigned long address)
+{
+	struct page *page = pte_page(*pte);
+	int ret;
+
+	get_page(page);
+	ret = do_page_mkwrite(vma, page, address);
+	if (ret & VM_FAULT_LOCKED) {
+		if (pte_maps(pte, page)) {
+			*pte |= _PAGE_RW | _PAGE_DIRTY;
+			invlpg(address);
+			set_page_dirty(page);
+		}
+		unlock_page(page);
+		ret = 0;
+	}
+	put_page(page);
+	return ret & ~VM_FAULT_NOPAGE;
+}
+
+static int do_wp_page(struct vm_area_struct *vma, pte_t *pte,
+		      unsigned long address)
+{
+	if ((vma->vm_flags & VM_SHARED) && vma->vm_file)
+		return do_shared_wp_page(vma, pte, address);
+	return do_cow_page(vma, pte, address);
+}
+
+/* The file page index of address in vma. */
+static unsigned long linear_page_index(struct vm_area_struct *vma,
+				       unsigned long address)
+{
+	return vma->vm_pgoff + ((address - vma->vm_start) >> PAGE_SHIFT);
+}
+
+/*
+ * Map a private copy of the locked page-cache page: a write fault on a
+ * MAP_PRIVATE file mapping. The file's page is unlocked and released.
+ */
+static int map_private_copy(struct vm_area_struct *vma, pte_t *pte,
+			    struct page *page)
+{
+	struct page *new = alloc_page(GFP_KERNEL);
+
+	if (new)
+		memcpy(page_address(new), page_address(page), PAGE_SIZE);
+	unlock_page(page);
+	put_page(page);
+	if (!new)
+		return VM_FAULT_OOM;
+	new->_mapcount++;
+	*pte = page_to_phys(new) | vm_page_prot(vma->vm_flags);
+	count_vm_event(COW_FAULT);
+	return 0;
+}
+
+/*
+ * A fault on an empty PTE of a file mapping. vm_ops->fault returns the
+ * page locked and referenced, inside i_size; that reference becomes the
+ * PTE's. Holding the page lock while the PTE is set keeps truncation
+ * out: it locks every page it drops, and unmaps again afterwards.
+ */
+static int do_file_fault(struct vm_area_struct *vma, pte_t *pte,
+			 unsigned long address, unsigned int flags)
+{
+	struct vm_fault vmf = {
+		.vma = vma,
+		.address = address,
+		.flags = flags,
+		.pgoff = linear_page_index(vma, address),
+	};
+	bool write = flags & FAULT_FLAG_WRITE;
+	pte_t prot = vm_page_prot(vma->vm_flags);
+	struct page *page;
+	int ret, mk;
+
+	ret = vma->vm_ops->fault(&vmf);
+	if (ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE | VM_FAULT_RETRY))
+		return ret & ~(VM_FAULT_NOPAGE | VM_FAULT_RETRY);
+	page = vmf.page;
+	if (write && !(vma->vm_flags & VM_SHARED))
+		return map_private_copy(vma, pte, page) | (ret & VM_FAULT_MAJOR);
+	if (write) {
+		unlock_page(page);
+		mk = do_page_mkwrite(vma, page, address);
+		if (!(mk & VM_FAULT_LOCKED)) {
+			put_page(page);
+			return mk & ~VM_FAULT_NOPAGE;
+		}
+		set_page_dirty(page);
+		prot |= _PAGE_DIRTY;
+	} else {
+		/* Read-only until the first store: private mappings copy
+		 * then, shared ones call page_mkwrite. */
+		prot &= ~_PAGE_RW;
+	}
+	if (*pte & _PAGE_PRESENT) {	/* cannot happen: one thread per mm */
+		unlock_page(page);
+		put_page(page);
+		return 0;
+	}
+	page->_mapcount++;
+	*pte = page_to_phys(page) | prot;
+	unlock_page(page);
+	return ret & VM_FAULT_MAJOR;
+}
+
 int handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 		    unsigned int flags)
 {
@@ -111,7 +278,7 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 		return VM_FAULT_OOM;
 	if (!(*pte & _PAGE_PRESENT)) {
 		if (vma->vm_ops && vma->vm_ops->fault)
-			return VM_FAULT_SIGBUS;	/* file faults: later */
+			return do_file_fault(vma, pte, address, flags);
 		return do_anonymous_page(vma, pte, address);
 	}
 	if ((flags & FAULT_FLAG_WRITE) && !(*pte & _PAGE_RW))
@@ -121,7 +288,11 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 	return 0;
 }
 
-/* Unmap one PTE, dropping its page reference. */
+/*
+ * Unmap one PTE, dropping its page reference. A store the hardware saw
+ * through a shared file mapping dirties the page (page_mkwrite did so
+ * already; this keeps it true whatever path made the PTE writable).
+ */
 static void zap_pte(pte_t *pte)
 {
 	struct page *page;
@@ -129,6 +300,8 @@ static void zap_pte(pte_t *pte)
 	if (!(*pte & _PAGE_PRESENT))
 		return;
 	page = pte_page(*pte);
+	if ((*pte & _PAGE_DIRTY) && page->mapping)
+		set_page_dirty(page);
 	*pte = 0;
 	page->_mapcount--;
 	put_page(page);
@@ -143,8 +316,51 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start,
 		if (pte)
 			zap_pte(pte);
 	}
-	flush_tlb_range(start, end);
+	if (vma->vm_mm == current->mm)
+		flush_tlb_range(start, end);
 }
+
+/* Zap the PTEs of file pages [first, last] in vma (its part of them).
+ * Unless even_cows, private anonymous copies stay. */
+static void zap_file_range(struct vm_area_struct *vma, pgoff_t first,
+			   pgoff_t last, bool even_cows)
+{
+	pgoff_t vfirst = vma->vm_pgoff;
+	pgoff_t vlast = vfirst + ((vma->vm_end - vma->vm_start) >> PAGE_SHIFT) - 1;
+
+	if (last < vfirst || first > vlast)
+		return;
+	first = first > vfirst ? first : vfirst;
+	last = last < vlast ? last : vlast;
+	for (pgoff_t i = first; i <= last; i++) {
+		unsigned long a = vma_address(vma, i);
+		pte_t *pte = lookup_pte(vma->vm_mm->pgd, a, false);
+
+		if (!pte || !(*pte & _PAGE_PRESENT))
+			continue;
+		if (!even_cows && !pte_page(*pte)->mapping)
+			continue;	/* a private copy: not the file's page */
+		zap_pte(pte);
+		flush_tlb_page(vma, a);
+	}
+}
+
+/* LAB mkwrite: BEGIN */
+void unmap_mapping_range(struct address_space *mapping, loff_t holebegin,
+			 loff_t holelen, bool even_cows)
+{
+	pgoff_t first = holebegin >> PAGE_SHIFT;
+	pgoff_t last = holelen ? first + ((holelen + PAGE_SIZE - 1) >> PAGE_SHIFT) - 1
+			       : ~0UL;
+	struct vm_area_struct *vma;
+	unsigned long flags;
+
+	spin_lock_irqsave(&mapping->i_mmap_lock, flags);
+	list_for_each_entry(vma, &mapping->i_mmap, shared)
+		zap_file_range(vma, first, last, even_cows);
+	spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
+}
+/* LAB mkwrite: END */
 
 /*
  * fork: the child maps the same pages. Private writable pages become

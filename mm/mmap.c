@@ -13,6 +13,9 @@
  */
 #include <mm/mmap.h>
 #include <mm/gfp.h>
+#include <mm/filemap.h>
+#include <mm/rmap.h>
+#include <mm/writeback.h>
 #include <mm/slab.h>
 #include <kernel/errno.h>
 #include <kernel/panic.h>
@@ -43,10 +46,21 @@ struct mm_struct *mm_alloc(void)
 	return mm;
 }
 
+/* Give vma a reference to file and put it on the file's i_mmap. */
+static void vma_set_file(struct vm_area_struct *vma, struct file *file)
+{
+	vma->vm_file = get_file(file);
+	vma_link_file(vma);
+}
+
 static void vma_free(struct vm_area_struct *vma)
 {
 	if (vma->vm_ops && vma->vm_ops->close)
 		vma->vm_ops->close(vma);
+	if (vma->vm_file) {
+		vma_unlink_file(vma);
+		fput(vma->vm_file);
+	}
 	list_del(&vma->vm_list);
 	vma->vm_mm->map_count--;
 	kfree(vma);
@@ -142,6 +156,8 @@ static int split_vma(struct vm_area_struct *vma, unsigned long addr)
 	tail->vm_start = addr;
 	tail->vm_pgoff += (addr - vma->vm_start) >> PAGE_SHIFT;
 	INIT_LIST_HEAD(&tail->shared);
+	if (vma->vm_file)
+		vma_set_file(tail, vma->vm_file);
 	vma->vm_end = addr;
 	list_add(&tail->vm_list, &vma->vm_list);
 	vma->vm_mm->map_count++;
@@ -208,7 +224,8 @@ static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len)
 	return top >= len + PAGE_SIZE * 16 ? top - len : 0;
 }
 
-static unsigned long prot_to_vm_flags(unsigned long prot, unsigned long flags)
+static unsigned long prot_to_vm_flags(unsigned long prot, unsigned long flags,
+				      struct file *file)
 {
 	unsigned long vm = VM_MAYREAD | VM_MAYWRITE | VM_MAYEXEC;
 
@@ -218,9 +235,30 @@ static unsigned long prot_to_vm_flags(unsigned long prot, unsigned long flags)
 		vm |= VM_WRITE;
 	if (prot & PROT_EXEC)
 		vm |= VM_EXEC;
-	if ((flags & MAP_TYPE) == MAP_SHARED)
+	if ((flags & MAP_TYPE) != MAP_PRIVATE)
 		vm |= VM_SHARED | VM_MAYSHARE;
+	/* A shared mapping of a file not open for writing can never write
+	 * it (mprotect included), so it is shared in name only, as Linux. */
+	if (file && (vm & VM_SHARED) && !(file->f_mode & FMODE_WRITE))
+		vm &= ~(VM_SHARED | VM_MAYWRITE);
 	return vm;
+}
+
+/* What Linux refuses before mapping a file: 0 or -errno. */
+static int mmap_file_checks(struct file *file, unsigned long prot,
+			    unsigned long flags, unsigned long pgoff,
+			    unsigned long len)
+{
+	if (!file->f_op || !file->f_op->mmap)
+		return -ENODEV;
+	if (!(file->f_mode & FMODE_READ))
+		return -EACCES;
+	if ((flags & MAP_TYPE) != MAP_PRIVATE && (prot & PROT_WRITE) &&
+	    !(file->f_mode & FMODE_WRITE))
+		return -EACCES;
+	if (pgoff + (len >> PAGE_SHIFT) < pgoff)
+		return -EOVERFLOW;
+	return 0;
 }
 
 /*
@@ -250,8 +288,12 @@ unsigned long do_mmap(struct file *file, unsigned long addr,
 	len = PAGE_ALIGN(len);
 	if (!len || len > TASK_SIZE)
 		return -ENOMEM;
-	if (file)
-		return -ENODEV;	/* file mappings: the mmap issue */
+	if (file) {
+		int err = mmap_file_checks(file, prot, flags, pgoff, len);
+
+		if (err)
+			return err;
+	}
 	if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
 		if (!IS_ALIGNED(addr, PAGE_SIZE) || addr + len > TASK_SIZE ||
 		    addr + len < addr)
@@ -266,9 +308,22 @@ unsigned long do_mmap(struct file *file, unsigned long addr,
 		if (!addr)
 			return -ENOMEM;
 	}
-	vma = vma_create(mm, addr, addr + len, prot_to_vm_flags(prot, flags));
+	vma = vma_create(mm, addr, addr + len,
+			 prot_to_vm_flags(prot, flags, file));
 	if (!vma)
 		return -ENOMEM;
+	if (file) {
+		int err;
+
+		vma->vm_pgoff = pgoff;
+		vma_set_file(vma, file);
+		err = file->f_op->mmap(file, vma);
+		if (err) {
+			vma_free(vma);
+			return err;
+		}
+		return addr;
+	}
 	if ((vma->vm_flags & VM_SHARED) && populate_shared_anon(vma)) {
 		do_munmap(mm, addr, len);
 		return -ENOMEM;
@@ -280,11 +335,19 @@ SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len,
 		unsigned long, prot, unsigned long, flags, int, fd,
 		unsigned long, off)
 {
+	struct file *file;
+	unsigned long ret;
+
 	if (off & ~PAGE_MASK)
 		return -EINVAL;
-	if (!(flags & MAP_ANONYMOUS))
-		return -ENODEV;	/* file mappings arrive with the mmap issue */
-	return do_mmap(NULL, addr, len, prot, flags, off >> PAGE_SHIFT);
+	if (flags & MAP_ANONYMOUS)
+		return do_mmap(NULL, addr, len, prot, flags, off >> PAGE_SHIFT);
+	file = fget(fd);
+	if (!file)
+		return -EBADF;
+	ret = do_mmap(file, addr, len, prot, flags, off >> PAGE_SHIFT);
+	fput(file);	/* the VMA holds its own reference */
+	return ret;
 }
 
 SYSCALL_DEFINE2(munmap, unsigned long, addr, size_t, len)
@@ -292,7 +355,10 @@ SYSCALL_DEFINE2(munmap, unsigned long, addr, size_t, len)
 	return do_munmap(current->mm, addr, len);
 }
 
-/* Rewrite the PTEs of vma for its new flags; COW pages stay read-only. */
+/*
+ * Rewrite the PTEs of vma for its new flags. COW pages stay read-only, and
+ * so do shared file pages: their first store must reach page_mkwrite.
+ */
 static void change_protection(struct vm_area_struct *vma)
 {
 	bool cow = !(vma->vm_flags & VM_SHARED);
@@ -305,7 +371,10 @@ static void change_protection(struct vm_area_struct *vma)
 		if (!pte || !(*pte & _PAGE_PRESENT))
 			continue;
 		page = pfn_to_page((*pte & PTE_ADDR_MASK) >> PAGE_SHIFT);
-		if (cow && page_count(page) > 1)
+		if ((*pte & _PAGE_DIRTY) && page->mapping)
+			set_page_dirty(page);
+		if ((cow && (page_count(page) > 1 || page->mapping)) ||
+		    (!cow && vma->vm_file))
 			prot &= ~_PAGE_RW;
 		*pte = (*pte & PTE_ADDR_MASK) | prot;
 	}
@@ -327,6 +396,9 @@ SYSCALL_DEFINE3(mprotect, unsigned long, start, size_t, len,
 		vma = find_vma(mm, a);
 		if (!vma || vma->vm_start > a)
 			return -ENOMEM;
+		/* A file opened read-only, mapped shared, stays read-only. */
+		if ((prot & PROT_WRITE) && !(vma->vm_flags & VM_MAYWRITE))
+			return -EACCES;
 	}
 	err = split_range(mm, start, end);
 	if (err)
@@ -335,7 +407,7 @@ SYSCALL_DEFINE3(mprotect, unsigned long, start, size_t, len,
 		if (vma->vm_start >= end || vma->vm_end <= start)
 			continue;
 		vma->vm_flags = (vma->vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC)) |
-				(prot_to_vm_flags(prot, 0) &
+				(prot_to_vm_flags(prot, MAP_PRIVATE, NULL) &
 				 (VM_READ | VM_WRITE | VM_EXEC));
 		change_protection(vma);
 	}
@@ -375,15 +447,31 @@ SYSCALL_DEFINE1(brk, unsigned long, newbrk)
 #define MS_INVALIDATE 2
 #define MS_SYNC 4
 
+/* Write back what a shared file VMA dirtied: MS_SYNC waits for it (and
+ * the file's metadata, as fsync), MS_ASYNC only starts it. */
+static int msync_vma(struct vm_area_struct *vma, int flags)
+{
+	struct file *file = vma->vm_file;
+
+	if (!file || !(vma->vm_flags & VM_SHARED))
+		return 0;
+	if (flags & MS_ASYNC)
+		return filemap_fdatawrite(file->f_inode->i_mapping);
+	if (file->f_op->fsync)
+		return file->f_op->fsync(file, 1);
+	return filemap_write_and_wait(file->f_inode->i_mapping);
+}
+
 /*
  * msync: check the request like Linux (flags, alignment, every page
- * mapped). Anonymous memory has nothing to write back; file mappings, and
- * their writeback, arrive with the mmap work.
+ * mapped), then write back the shared file mappings in the range.
+ * Anonymous memory has nothing to write back.
  */
 SYSCALL_DEFINE3(msync, unsigned long, start, size_t, len, int, flags)
 {
 	unsigned long end = start + PAGE_ALIGN(len), a;
 	struct vm_area_struct *vma;
+	int err = 0;
 
 	if ((flags & ~(MS_ASYNC | MS_INVALIDATE | MS_SYNC)) ||
 	    ((flags & MS_ASYNC) && (flags & MS_SYNC)) ||
@@ -394,7 +482,12 @@ SYSCALL_DEFINE3(msync, unsigned long, start, size_t, len, int, flags)
 		if (!vma || vma->vm_start > a)
 			return -ENOMEM;
 	}
-	return 0;
+	for (a = start; a < end && !err; a = vma->vm_end) {
+		vma = find_vma(current->mm, a);
+		if (flags & (MS_SYNC | MS_ASYNC))
+			err = msync_vma(vma, flags);
+	}
+	return err;
 }
 
 SYSCALL_DEFINE3(madvise, unsigned long, start, size_t, len, int, advice)
@@ -420,7 +513,8 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 		new = vma_create(mm, vma->vm_start, vma->vm_end, vma->vm_flags);
 		if (!new)
 			goto fail;
-		new->vm_file = vma->vm_file;
+		if (vma->vm_file)
+			vma_set_file(new, vma->vm_file);
 		new->vm_pgoff = vma->vm_pgoff;
 		new->vm_ops = vma->vm_ops;
 		if (new->vm_ops && new->vm_ops->open)

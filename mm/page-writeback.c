@@ -16,6 +16,7 @@
  * forever by design and are not writeback's business.
  */
 #include <mm/writeback.h>
+#include <mm/rmap.h>
 #include <kernel/panic.h>
 #include <mm/filemap.h>
 #include <kernel/errno.h>
@@ -76,9 +77,16 @@ bool __set_page_dirty_nobuffers(struct page *page)
 	return true;
 }
 
+/*
+ * Before a dirty page is written: write-protect it in every shared mapping
+ * (page_mkclean), so that a store made after the write started faults,
+ * calls page_mkwrite and dirties the page again instead of being lost.
+ */
 bool clear_page_dirty_for_io(struct page *page)
 {
 	BUG_ON(!PageLocked(page));
+	if (page_mkclean(page))
+		set_page_dirty(page);
 	if (!test_and_clear_bit(PG_dirty, &page->flags))
 		return false;
 	account_page_cleaned(page);

@@ -5,8 +5,8 @@
  * ones at the head. When the page allocator comes up empty it calls
  * try_to_free_pages(), which looks at pages from the tail (the oldest):
  *   - used since the last look (PG_referenced): a second chance, to the head;
- *   - locked, under writeback, mapped into a process, or held by someone
- *     else: busy, to the head;
+ *   - locked, under writeback, or held by someone else: busy, to the head;
+ *   - mapped into processes: unmapped from all of them (mm/rmap.c);
  *   - dirty: start ->writepage (PG_reclaim) and move on; a later pass
  *     frees it once it is clean;
  *   - clean: release its buffer heads, remove it from the cache: free.
@@ -18,6 +18,7 @@
  */
 #include <mm/writeback.h>
 #include <mm/filemap.h>
+#include <mm/rmap.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
 #include <kernel/spinlock.h>
@@ -96,8 +97,10 @@ static void pageout(struct page *page)
 	page->mapping->a_ops->writepage(page, &wbc);
 }
 
-/* Try to free one isolated page (we hold a reference). */
-static bool shrink_page(struct page *page)
+/* Try to free one isolated page (we hold a reference); unmap: take it
+ * from processes that map it (reclaim), or leave mapped pages alone
+ * (drop_caches, as Linux). */
+static bool shrink_page(struct page *page, bool unmap)
 {
 	struct address_space *mapping;
 
@@ -108,7 +111,11 @@ static bool shrink_page(struct page *page)
 	if (!trylock_page(page))
 		return false;
 	mapping = page->mapping;
-	if (!mapping || PageWriteback(page) || page->_mapcount >= 0)
+	if (!mapping || PageWriteback(page))
+		goto keep;
+	/* Mapped into processes: take it out of their page tables first (a
+	 * later access faults it back in); a dirty PTE dirties the page. */
+	if (page->_mapcount >= 0 && (!unmap || !try_to_unmap(page)))
 		goto keep;
 	if (PageDirty(page)) {
 		if (mapping_cap_writeback(mapping))
@@ -142,7 +149,7 @@ unsigned long try_to_free_pages(unsigned long nr)
 
 		if (!page)
 			break;
-		if (shrink_page(page)) {
+		if (shrink_page(page, true)) {
 			page_cache_release(page);	/* the last reference */
 			freed++;
 		} else {
@@ -165,7 +172,7 @@ unsigned long drop_pagecache(void)
 		if (!page)
 			break;
 		ClearPageReferenced(page);
-		if (!PageDirty(page) && shrink_page(page)) {
+		if (!PageDirty(page) && shrink_page(page, false)) {
 			page_cache_release(page);
 			freed++;
 		} else {

@@ -203,7 +203,6 @@ int ext2_setsize(struct inode *inode, loff_t newsize);
 int ext2_truncate_blocks(struct inode *inode, loff_t offset);
 int ext2_setattr(struct dentry *dentry, struct iattr *attr);
 void ext2_write_failed(struct address_space *mapping, loff_t to);
-void ext2_truncate_pagecache(struct inode *inode, loff_t from);
 void ext2_release_page_buffers(struct inode *inode);
 
 /* dir.c */

@@ -8,6 +8,7 @@
 #include "ext2.h"
 #include <mm/filemap.h>
 #include <mm/writeback.h>
+#include <mm/mmap.h>
 
 /*
  * fsync/fdatasync: the file's dirty pages, then the metadata that belongs
@@ -28,11 +29,29 @@ int ext2_fsync(struct file *file, int datasync)
 	return err ? err : err2;
 }
 
+/* Stores through a shared mapping need blocks: see block_page_mkwrite. */
+static int ext2_page_mkwrite(struct vm_fault *vmf)
+{
+	return block_page_mkwrite(vmf->vma, vmf, ext2_get_block);
+}
+
+static const struct vm_operations_struct ext2_file_vm_ops = {
+	.fault = filemap_fault,
+	.page_mkwrite = ext2_page_mkwrite,
+};
+
+static int ext2_file_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	vma->vm_ops = &ext2_file_vm_ops;
+	return 0;
+}
+
 const struct file_operations ext2_file_operations = {
 	.llseek = generic_file_llseek,
 	.read_iter = generic_file_read,
 	.write_iter = generic_file_write_iter,
 	.fsync = ext2_fsync,
+	.mmap = ext2_file_mmap,
 };
 
 /* -o truncate=new: notify_change -> ext2_setattr -> ext2_setsize. */

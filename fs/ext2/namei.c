@@ -15,6 +15,7 @@
 #include <fs/dcache.h>
 #include <kernel/errno.h>
 #include <kernel/string.h>
+#include <mm/filemap.h>
 
 static struct dentry *ext2_lookup(struct inode *dir, struct dentry *dentry,
 				  unsigned int flags)
@@ -38,16 +39,14 @@ static struct dentry *ext2_lookup(struct inode *dir, struct dentry *dentry,
 }
 
 /*
- * A new inode that never got its name dies: no links, no page cache
- * (dropped here with its buffers: the VFS's eviction would leave those
- * behind, see ext2_truncate_pagecache), then the last iput frees its
- * blocks and its number.
+ * A new inode that never got its name dies: no links, no page cache,
+ * then the last iput frees its blocks and its number.
  */
 static void ext2_discard_new_inode(struct inode *inode)
 {
 	clear_nlink(inode);
 	mark_inode_dirty(inode);
-	ext2_truncate_pagecache(inode, 0);
+	truncate_inode_pages(inode->i_mapping, 0);
 	iput(inode);
 }
 

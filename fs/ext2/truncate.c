@@ -190,46 +190,10 @@ int ext2_truncate_blocks(struct inode *inode, loff_t offset)
 }
 
 /*
- * Drop the page cache from byte from on. truncate_inode_pages() does not
- * call ->invalidatepage yet (mm/filemap.c): until it does, the buffers of
- * the pages it drops would leak, and the page straddling from would keep
- * buffers mapped to blocks about to be freed. So ext2 invalidates them
- * itself first. (The caller has set i_size; i_mutex held.)
- */
-void ext2_truncate_pagecache(struct inode *inode, loff_t from)
-{
-	struct address_space *mapping = inode->i_mapping;
-	pgoff_t index = from >> PAGE_SHIFT;
-	struct page *pages[16];
-	unsigned int n;
-
-	while ((n = find_get_pages(mapping, index, ARRAY_SIZE(pages),
-				   pages))) {
-		for (unsigned int i = 0; i < n; i++) {
-			struct page *page = pages[i];
-			unsigned long offset = page->index == from >> PAGE_SHIFT
-						       ? from & ~PAGE_MASK : 0;
-
-			index = page->index + 1;
-			lock_page(page);
-			wait_on_page_writeback(page);
-			if (page->mapping == mapping)
-				block_invalidatepage(page, offset);
-			unlock_page(page);
-			page_cache_release(page);
-		}
-	}
-	truncate_inode_pages(mapping, from);
-}
-
-/*
- * Interim, for the same reason: when the VFS evicts an inode it drops the
- * page cache with truncate_inode_pages(), and pages still carrying
- * buffers would leak (memory runs out after a few large deletions). So
- * when a file loses its last link, and at umount, its pages are written
- * if dirty and their buffers freed; eviction then frees the bare pages.
- * (Writing the data of a file about to die is wasted I/O, but keeps an
- * unlinked file that is still open exactly as readable as before.)
+ * Interim: when a file loses its last link, and at umount, its pages are
+ * written if dirty and their buffers freed; eviction then frees the bare
+ * pages. (truncate_inode_pages invalidates buffers now, so this can go
+ * once eviction is checked without it.)
  */
 void ext2_release_page_buffers(struct inode *inode)
 {
@@ -268,7 +232,7 @@ void ext2_write_failed(struct address_space *mapping, loff_t to)
 
 	if (to <= inode->i_size)
 		return;
-	ext2_truncate_pagecache(inode, inode->i_size);
+	truncate_pagecache(inode, to, inode->i_size);
 	if (inode->i_op->new_truncate)
 		ext2_truncate_blocks(inode, inode->i_size);
 	else if (inode->i_op->truncate)
@@ -279,6 +243,13 @@ void ext2_write_failed(struct address_space *mapping, loff_t to)
  * The old ->truncate: i_size is already the new size and the page cache
  * is cut. It cannot fail, so what goes wrong is only logged.
  */
+/*
+ * LAB truncate-old: ext2_truncate starts from this.
+ * void ext2_truncate(struct inode *inode)
+ * {
+ * }
+ */
+/* LAB truncate-old: BEGIN */
 void ext2_truncate(struct inode *inode)
 {
 	int err;
@@ -298,25 +269,16 @@ void ext2_truncate(struct inode *inode)
 	inode->i_mtime = inode->i_ctime = current_time(inode);
 	mark_inode_dirty(inode);
 }
+/* LAB truncate-old: END */
 
 /*
- * Linux 2.6.30's vmtruncate, for the old sequence: pagelab's
- * inode_setattr speaks only the new one (simple_setsize) until
- * mm/truncate.c brings vmtruncate; then ext2_setattr calls that instead.
+ * LAB truncate-new: ext2_setsize starts from this.
+ * int ext2_setsize(struct inode *inode, loff_t newsize)
+ * {
+ *	return -ENOSYS;
+ * }
  */
-static int ext2_vmtruncate(struct inode *inode, loff_t offset)
-{
-	int err = inode_newsize_ok(inode, offset);
-
-	if (err)
-		return err;
-	i_size_write(inode, offset);
-	ext2_truncate_pagecache(inode, offset);
-	if (inode->i_op->truncate)
-		inode->i_op->truncate(inode);
-	return 0;
-}
-
+/* LAB truncate-new: BEGIN */
 int ext2_setsize(struct inode *inode, loff_t newsize)
 {
 	loff_t oldsize = inode->i_size;
@@ -332,15 +294,18 @@ int ext2_setsize(struct inode *inode, loff_t newsize)
 	err = block_truncate_page(inode->i_mapping, newsize, ext2_get_block);
 	if (err)
 		return err;
-	/* Commit. */
+	/* Commit: i_size first, so that faults from now on see it. */
 	i_size_write(inode, newsize);
-	if (newsize < oldsize)
-		ext2_truncate_pagecache(inode, newsize);
+	if (newsize > oldsize)
+		pagecache_isize_extended(inode, oldsize, newsize);
+	else
+		truncate_pagecache(inode, oldsize, newsize);
 	err = ext2_truncate_blocks(inode, newsize);
 	inode->i_mtime = inode->i_ctime = current_time(inode);
 	mark_inode_dirty(inode);
 	return err;
 }
+/* LAB truncate-new: END */
 
 int ext2_setattr(struct dentry *dentry, struct iattr *attr)
 {
@@ -352,7 +317,7 @@ int ext2_setattr(struct dentry *dentry, struct iattr *attr)
 	if ((attr->ia_valid & ATTR_SIZE) && attr->ia_size != inode->i_size) {
 		err = inode->i_op->new_truncate
 			      ? ext2_setsize(inode, attr->ia_size)
-			      : ext2_vmtruncate(inode, attr->ia_size);
+			      : vmtruncate(inode, attr->ia_size);
 		if (err)
 			return err;
 	}

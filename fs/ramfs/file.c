@@ -18,6 +18,7 @@ const struct file_operations ramfs_file_operations = {
 	.read_iter = generic_file_read,
 	.write_iter = generic_file_write_iter,
 	.fsync = noop_fsync,
+	.mmap = generic_file_mmap,
 };
 
 const struct inode_operations ramfs_file_inode_operations = {

@@ -255,4 +255,16 @@ void block_invalidatepage(struct page *page, unsigned long offset);
  * is dirty, locked or in use. */
 bool try_to_free_buffers(struct page *page);
 
+/*
+ * ->page_mkwrite for block file systems: a store is about to make vmf->page
+ * dirty through a shared mapping. Allocates the blocks under the page up
+ * to i_size (get_block, create) and dirties them. Returns VM_FAULT_LOCKED
+ * with the page locked, VM_FAULT_NOPAGE if it was truncated meanwhile (the
+ * fault is retried), VM_FAULT_SIGBUS when no block can be had (ENOSPC).
+ */
+struct vm_area_struct;
+struct vm_fault;
+int block_page_mkwrite(struct vm_area_struct *vma, struct vm_fault *vmf,
+		       get_block_t *get_block);
+
 #endif

@@ -243,7 +243,8 @@ struct address_space {
 	spinlock_t tree_lock;	/* protects page_tree and nrpages */
 	unsigned long nrpages;
 	const struct address_space_operations *a_ops;
-	struct list_head i_mmap;	/* VMAs mapping this file (mmap work) */
+	struct list_head i_mmap;	/* VMAs mapping this file (mm/rmap.c) */
+	spinlock_t i_mmap_lock;	/* protects i_mmap */
 	unsigned long flags;	/* AS_* (error bits) */
 	unsigned long nrdirty;	/* dirty pages (writeback-capable files) */
 	pgoff_t writeback_index;	/* where cyclic writeback goes on */

@@ -56,13 +56,33 @@ int add_to_page_cache_lru(struct page *page, struct address_space *mapping,
 /* Remove a locked page from its mapping and drop the cache's reference
  * (and from the LRU; a dirty page is written off: see cancel_dirty_page). */
 void delete_from_page_cache(struct page *page);
+/* ---- truncation (mm/truncate.c); i_mutex held ---- */
 /*
  * Drop every page at or past lstart (bytes) and zero the tail of the page
  * straddling lstart. Waits for locked pages. Dirty data there is thrown
- * away: the caller has set i_size (or is freeing the inode). Linux keeps
- * it in mm/truncate.c.
+ * away: the caller has set i_size (or is freeing the inode). Does not
+ * unmap: see truncate_pagecache.
  */
 void truncate_inode_pages(struct address_space *mapping, loff_t lstart);
+/*
+ * The new sequence's page-cache step, after i_size was set to newsize:
+ * unmap user mappings past newsize (private copies too), drop the pages,
+ * zero the partial page, unmap again. Nothing when growing.
+ */
+void truncate_pagecache(struct inode *inode, loff_t oldsize, loff_t newsize);
+/*
+ * i_size grew from `from` to `to` (set already): write-protect the page that
+ * straddled the old EOF in every mapping, so the next store calls
+ * page_mkwrite for the blocks the new size needs, and zero what lies past
+ * the old EOF in it (up to `to`). Page not locked by the caller.
+ */
+void pagecache_isize_extended(struct inode *inode, loff_t from, loff_t to);
+/*
+ * The old sequence: check (inode_newsize_ok), set i_size, fix the page
+ * cache, then call ->truncate, which cannot fail. 0 or -errno (only from
+ * the checks).
+ */
+int vmtruncate(struct inode *inode, loff_t offset);
 
 /* The page lock: sleeps while another holder has it. */
 void lock_page(struct page *page);
@@ -102,5 +122,24 @@ wait_queue_head_t *page_waitqueue(struct page *page);
 
 /* Pages in all page caches, for /proc/meminfo's "Cached:". */
 unsigned long nr_pagecache_pages(void);
+
+/*
+ * The uptodate page at index, referenced (not locked): from the cache or
+ * read in by ->readpage(file, page). ERR_PTR(-ENOMEM/-EIO) on failure.
+ */
+struct page *read_mapping_page(struct address_space *mapping, pgoff_t index,
+			       struct file *file);
+
+/* ---- mmap (mm/filemap_fault.c) ---- */
+struct vm_fault;
+struct vm_area_struct;
+/* vm_ops->fault through the page cache: the page locked, or SIGBUS past
+ * EOF. */
+int filemap_fault(struct vm_fault *vmf);
+/* vm_ops->page_mkwrite for files without blocks to allocate (ramfs). */
+int filemap_page_mkwrite(struct vm_fault *vmf);
+extern const struct vm_operations_struct generic_file_vm_ops;
+/* ->mmap for page-cache files: sets generic_file_vm_ops. */
+int generic_file_mmap(struct file *file, struct vm_area_struct *vma);
 
 #endif

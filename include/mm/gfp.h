@@ -34,6 +34,12 @@ static inline void __free_page(struct page *page)
 	__free_pages(page, 0);
 }
 
+/* Drop a reference to a page (anonymous or page cache); the last frees. */
+static inline void put_page(struct page *page)
+{
+	__free_pages(page, 0);
+}
+
 /* Same, by direct-map address. */
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order);
 unsigned long get_zeroed_page(gfp_t gfp);

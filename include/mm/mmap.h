@@ -49,6 +49,14 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 /* Remove the pages mapped in [start, end) of vma's mm. */
 void zap_page_range(struct vm_area_struct *vma, unsigned long start,
 		    unsigned long end);
+/*
+ * Remove the PTEs of file bytes [holebegin, holebegin + holelen) (holelen
+ * 0: to the end) from every VMA mapping it. even_cows: private copies of
+ * those pages go too (truncation); otherwise only the file's own pages.
+ */
+struct address_space;
+void unmap_mapping_range(struct address_space *mapping, loff_t holebegin,
+			 loff_t holelen, bool even_cows);
 /* fork: share vma's pages with the child's tables, copy-on-write. */
 int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 		    struct vm_area_struct *vma);

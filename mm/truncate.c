@@ -1,0 +1,234 @@
+/*
+ * mm/truncate.c: what a size change does to the page cache and to the
+ * processes that map the file (DESIGN.md, "The two truncate sequences" and
+ * "page_mkwrite and blocksize < pagesize").
+ *
+ *   truncate_inode_pages      drop the cached pages past a byte offset and
+ *                             zero the tail of the page that straddles it
+ *   truncate_pagecache        the same, with user mappings removed around
+ *                             it: the new sequence's page-cache step
+ *   vmtruncate                the old sequence: i_size first, then the
+ *                             page cache, then ->truncate, which cannot fail
+ *   pagecache_isize_extended  i_size grew: write-protect and zero the page
+ *                             that straddled the old EOF (the 2009 fix)
+ *
+ * Callers hold i_mutex, and have already written the new i_size when they
+ * call truncate_pagecache: a fault that comes after the unmap must see the
+ * new size (filemap_fault checks it under the page lock) and get SIGBUS.
+ * Above: notify_change and the file systems' setattr/setsize. Below: the
+ * page cache (mm/filemap.c), the reverse map (unmap_mapping_range,
+ * page_mkclean) and the file system's ->invalidatepage.
+ */
+#include <mm/filemap.h>
+#include <mm/mmap.h>
+#include <mm/rmap.h>
+#include <mm/writeback.h>
+#include <fs/fs.h>
+#include <fs/proc_fs.h>
+#include <kernel/errno.h>
+#include <kernel/init.h>
+#include <kernel/param.h>
+#include <kernel/printk.h>
+#include <kernel/string.h>
+
+/*
+ * The part of the page from offset on becomes zeroes, and the file
+ * system forgets its buffers there. Page locked, not under writeback.
+ */
+static void truncate_partial_page(struct page *page, unsigned int offset)
+{
+	struct address_space *mapping = page->mapping;
+
+	memset((char *)page_address(page) + offset, 0, PAGE_SIZE - offset);
+	if (PagePrivate(page) && mapping->a_ops->invalidatepage)
+		mapping->a_ops->invalidatepage(page, offset);
+}
+
+/* Remove one page from the cache, buffers first. Locked, referenced. */
+static void truncate_complete_page(struct address_space *mapping,
+				   struct page *page)
+{
+	wait_on_page_writeback(page);
+	if (page->mapping != mapping)	/* truncated while we waited */
+		return;
+	/* Buffers would pin the page: drop them. */
+	if (PagePrivate(page) && mapping->a_ops->invalidatepage)
+		mapping->a_ops->invalidatepage(page, 0);
+	delete_from_page_cache(page);
+}
+
+void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
+{
+	pgoff_t next = (lstart + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	unsigned int partial = lstart & ~PAGE_MASK;
+	struct page *pages[16];
+	unsigned int n;
+
+	while ((n = find_get_pages(mapping, next, ARRAY_SIZE(pages), pages))) {
+		for (unsigned int i = 0; i < n; i++) {
+			struct page *page = pages[i];
+
+			next = page->index + 1;
+			/* The lock waits out a read, a write or a fault in
+			 * progress on this page. */
+			lock_page(page);
+			truncate_complete_page(mapping, page);
+			unlock_page(page);
+			page_cache_release(page);
+		}
+	}
+	/* The page straddling lstart stays, but nothing past lstart may
+	 * survive in it: a later extension must read zeroes there. */
+	if (partial) {
+		struct page *page = find_lock_page(mapping,
+						   lstart >> PAGE_SHIFT);
+
+		if (page) {
+			wait_on_page_writeback(page);
+			truncate_partial_page(page, partial);
+			unlock_page(page);
+			page_cache_release(page);
+		}
+	}
+}
+
+/*
+ * LAB truncate-new: truncate_pagecache starts from this.
+ * void truncate_pagecache(struct inode *inode, loff_t oldsize,
+ *			   loff_t newsize)
+ * {
+ *	truncate_inode_pages(inode->i_mapping, newsize);
+ * }
+ */
+/* LAB truncate-new: BEGIN */
+void truncate_pagecache(struct inode *inode, loff_t oldsize, loff_t newsize)
+{
+	struct address_space *mapping = inode->i_mapping;
+	loff_t holebegin = PAGE_ALIGN(newsize);
+
+	if (newsize >= oldsize)
+		return;
+	/*
+	 * Unmap first, so that no process keeps a page we are about to
+	 * drop; private copies of those pages (even_cows) go too, since
+	 * their file offsets no longer exist. Then drop the pages and zero
+	 * the partial one. Then unmap again: while truncate_inode_pages ran,
+	 * a fault may have mapped a page again, or a private mapping copied
+	 * one; the new i_size stops faults from now on.
+	 */
+	unmap_mapping_range(mapping, holebegin, 0, true);
+	truncate_inode_pages(mapping, newsize);
+	unmap_mapping_range(mapping, holebegin, 0, true);
+}
+/* LAB truncate-new: END */
+
+/*
+ * The 2009 fix switch, for the lab: /proc/sys/vm/pagecache_isize_extended
+ * or the boot parameter pagecache_isize_extended=0 turns it off, and the
+ * lost-data bug of blocksize < pagesize comes back.
+ */
+static unsigned long isize_extended_fix = 1;
+
+/*
+ * LAB mkwrite: pagecache_isize_extended starts from this.
+ * void pagecache_isize_extended(struct inode *inode, loff_t from, loff_t to)
+ * {
+ * }
+ */
+/* LAB mkwrite: BEGIN */
+void pagecache_isize_extended(struct inode *inode, loff_t from, loff_t to)
+{
+	unsigned int offset = from & ~PAGE_MASK, end = PAGE_SIZE;
+	loff_t page_start = from & PAGE_MASK;
+	struct page *page;
+
+	/* from on a page boundary: no page straddles the old EOF. */
+	if (!isize_extended_fix || to <= from || !offset)
+		return;
+	page = find_lock_page(inode->i_mapping, from >> PAGE_SHIFT);
+	if (!page)
+		return;
+	/*
+	 * Write-protect first: from here on a store to the page faults, and
+	 * waits for the page lock. With blocks smaller than a page, the old
+	 * page_mkwrite allocated blocks only up to the old EOF; the next one
+	 * allocates what the new size needs. (Linux skips this when bsize >=
+	 * PAGE_SIZE; pagelab does it always, so the zeroing below cannot
+	 * race with a store that is file data already.)
+	 */
+	if (page_mkclean(page))
+		set_page_dirty(page);
+	/* What a mapping stored past the old EOF was never file data: it
+	 * must not appear in the file now that the file covers it. */
+	if (to - page_start < PAGE_SIZE)
+		end = to - page_start;
+	memset((char *)page_address(page) + offset, 0, end - offset);
+	unlock_page(page);
+	page_cache_release(page);
+}
+/* LAB mkwrite: END */
+
+/*
+ * LAB truncate-old: vmtruncate starts from this.
+ * int vmtruncate(struct inode *inode, loff_t offset)
+ * {
+ *	return -ENOSYS;
+ * }
+ */
+/* LAB truncate-old: BEGIN */
+int vmtruncate(struct inode *inode, loff_t offset)
+{
+	loff_t oldsize = i_size_read(inode);
+	int err = inode_newsize_ok(inode, offset);
+
+	if (err)
+		return err;
+	/* From here on nothing can fail, and nothing can be undone: the
+	 * file system hears of the change only once it is made. */
+	i_size_write(inode, offset);
+	if (offset > oldsize)
+		pagecache_isize_extended(inode, oldsize, offset);
+	else
+		truncate_pagecache(inode, oldsize, offset);
+	if (inode->i_op->truncate)
+		inode->i_op->truncate(inode);
+	return 0;
+}
+/* LAB truncate-old: END */
+
+static int show_fix(struct seq_file *m, void *data)
+{
+	seq_printf(m, "%lu\n", isize_extended_fix);
+	return 0;
+}
+
+static int write_fix(const char *buf, size_t len, void *data)
+{
+	if (len < 1 || (buf[0] != '0' && buf[0] != '1') ||
+	    (len > 1 && buf[1] != '\n'))
+		return -EINVAL;
+	isize_extended_fix = buf[0] == '1';
+	pr_info("truncate: pagecache_isize_extended %s\n",
+		isize_extended_fix ? "on" : "OFF (the 2009 bug is back)");
+	return 0;
+}
+
+static int set_fix_param(const char *val)
+{
+	if (strcmp(val, "0") && strcmp(val, "1"))
+		return -EINVAL;
+	isize_extended_fix = val[0] == '1';
+	return 0;
+}
+__setup("pagecache_isize_extended", set_fix_param);
+
+static int truncate_proc_init(void)
+{
+	proc_create_rw_data("sys/vm/pagecache_isize_extended", 0644, show_fix,
+			    write_fix, NULL);
+	if (!isize_extended_fix)
+		pr_info("truncate: pagecache_isize_extended=0: stores through a "
+			"mapping past an old EOF may be lost\n");
+	return 0;
+}
+device_initcall(truncate_proc_init);
