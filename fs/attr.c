@@ -20,6 +20,7 @@
 #include <kernel/resource.h>
 #include <kernel/sched.h>
 #include <kernel/signal.h>
+#include <kernel/trace.h>
 
 static bool is_owner_or_cap(const struct inode *inode)
 {
@@ -67,27 +68,35 @@ int inode_change_ok(const struct inode *inode, struct iattr *attr)
 /* LAB truncate-new: BEGIN */
 int inode_newsize_ok(const struct inode *inode, loff_t offset)
 {
-	if (offset < 0)
-		return -EINVAL;
-	if (inode->i_size < offset) {
+	int err = 0;
+
+	trace_enter(truncate, inode, "size %ld", (long)offset);
+	if (offset < 0) {
+		err = -EINVAL;
+	} else if (inode->i_size < offset) {
 		unsigned long limit = current->rlim[RLIMIT_FSIZE].rlim_cur;
 
 		if (limit != RLIM_INFINITY && (unsigned long)offset > limit) {
 			send_sig_info(SIGXFSZ, NULL, current);
-			return -EFBIG;
+			err = -EFBIG;
+		} else if (offset > inode->i_sb->s_maxbytes) {
+			err = -EFBIG;
 		}
-		if (offset > inode->i_sb->s_maxbytes)
-			return -EFBIG;
 	}
 	/* Shrinking: Linux refuses for active swap files (ETXTBSY). */
-	return 0;
+	trace_exit(truncate, inode, err);
+	return err;
 }
 /* LAB truncate-new: END */
 
 int inode_setattr(struct inode *inode, const struct iattr *attr)
 {
 	unsigned int ia_valid = attr->ia_valid;
+	bool traced = current->trace_depth > 0;	/* inside a truncate */
 
+	if (traced)
+		trace_enter(truncate, inode, "%s", ia_valid & ATTR_SIZE ?
+			    "with ATTR_SIZE" : "times, no size");
 	/* A file system that speaks the new sequence and still sends
 	 * ATTR_SIZE here has nothing to do but the generic setsize; an old
 	 * one gets vmtruncate, and its ->truncate. */
@@ -96,8 +105,11 @@ int inode_setattr(struct inode *inode, const struct iattr *attr)
 				  ? simple_setsize(inode, attr->ia_size)
 				  : vmtruncate(inode, attr->ia_size);
 
-		if (err)
+		if (err) {
+			if (traced)
+				trace_exit(truncate, inode, err);
 			return err;
+		}
 	}
 	if (ia_valid & ATTR_UID)
 		inode->i_uid = attr->ia_uid;
@@ -112,6 +124,8 @@ int inode_setattr(struct inode *inode, const struct iattr *attr)
 	if (ia_valid & ATTR_MODE)
 		inode->i_mode = attr->ia_mode;
 	mark_inode_dirty(inode);
+	if (traced)
+		trace_exit(truncate, inode, 0);
 	return 0;
 }
 
@@ -120,6 +134,7 @@ int notify_change(struct dentry *dentry, struct iattr *attr)
 	struct inode *inode = dentry->d_inode;
 	struct timespec64 now = current_time(inode);
 	unsigned int ia_valid = attr->ia_valid;
+	int err;
 
 	attr->ia_ctime = now;
 	if (!(ia_valid & ATTR_ATIME_SET))
@@ -144,7 +159,14 @@ int notify_change(struct dentry *dentry, struct iattr *attr)
 	}
 	if (!attr->ia_valid)
 		return 0;
-	if (inode->i_op && inode->i_op->setattr)
-		return inode->i_op->setattr(dentry, attr);
-	return simple_setattr(dentry, attr);
+	if (!(ia_valid & ATTR_SIZE))
+		return inode->i_op && inode->i_op->setattr
+			       ? inode->i_op->setattr(dentry, attr)
+			       : simple_setattr(dentry, attr);
+	trace_enter(truncate, inode, "size %ld", (long)attr->ia_size);
+	err = inode->i_op && inode->i_op->setattr
+		      ? inode->i_op->setattr(dentry, attr)
+		      : simple_setattr(dentry, attr);
+	trace_exit(truncate, inode, err);
+	return err;
 }

@@ -21,6 +21,7 @@
 #include <fs/stat.h>
 #include <kernel/errno.h>
 #include <kernel/string.h>
+#include <kernel/trace.h>
 #include <mm/filemap.h>
 
 /* ---- size and attributes ------------------------------------------------ */
@@ -28,10 +29,12 @@
 int simple_setsize(struct inode *inode, loff_t newsize)
 {
 	loff_t oldsize = i_size_read(inode);
-	int err = inode_newsize_ok(inode, newsize);
+	int err;
 
+	trace_enter(truncate, inode, "size %ld", (long)newsize);
+	err = inode_newsize_ok(inode, newsize);
 	if (err)
-		return err;
+		goto out;
 	i_size_write(inode, newsize);
 	/* Growing: what a mapping stored past the old EOF must read as
 	 * zeroes. Shrinking: unmap, drop whole pages past the end, zero the
@@ -40,7 +43,9 @@ int simple_setsize(struct inode *inode, loff_t newsize)
 		pagecache_isize_extended(inode, oldsize, newsize);
 	else
 		truncate_pagecache(inode, oldsize, newsize);
-	return 0;
+out:
+	trace_exit(truncate, inode, err);
+	return err;
 }
 
 int simple_setattr(struct dentry *dentry, struct iattr *attr)

@@ -30,6 +30,7 @@
 #include <kernel/param.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
+#include <kernel/trace.h>
 
 /*
  * The part of the page from offset on becomes zeroes, and the file
@@ -62,8 +63,9 @@ void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
 	pgoff_t next = (lstart + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	unsigned int partial = lstart & ~PAGE_MASK;
 	struct page *pages[16];
-	unsigned int n;
+	unsigned int n, dropped = 0;
 
+	trace_enter(truncate, mapping->host, "from %ld", (long)lstart);
 	while ((n = find_get_pages(mapping, next, ARRAY_SIZE(pages), pages))) {
 		for (unsigned int i = 0; i < n; i++) {
 			struct page *page = pages[i];
@@ -73,6 +75,7 @@ void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
 			 * progress on this page. */
 			lock_page(page);
 			truncate_complete_page(mapping, page);
+			dropped++;
 			unlock_page(page);
 			page_cache_release(page);
 		}
@@ -90,6 +93,9 @@ void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
 			page_cache_release(page);
 		}
 	}
+	trace_note(truncate, mapping->host, "%u pages dropped%s", dropped,
+		   partial ? ", partial page zeroed" : "");
+	trace_exit(truncate, mapping->host, 0);
 }
 
 /*
@@ -108,6 +114,7 @@ void truncate_pagecache(struct inode *inode, loff_t oldsize, loff_t newsize)
 
 	if (newsize >= oldsize)
 		return;
+	trace_enter(truncate, inode, "%ld -> %ld", (long)oldsize, (long)newsize);
 	/*
 	 * Unmap first, so that no process keeps a page we are about to
 	 * drop; private copies of those pages (even_cows) go too, since
@@ -119,6 +126,7 @@ void truncate_pagecache(struct inode *inode, loff_t oldsize, loff_t newsize)
 	unmap_mapping_range(mapping, holebegin, 0, true);
 	truncate_inode_pages(mapping, newsize);
 	unmap_mapping_range(mapping, holebegin, 0, true);
+	trace_exit(truncate, inode, 0);
 }
 /* LAB truncate-new: END */
 
@@ -148,6 +156,8 @@ void pagecache_isize_extended(struct inode *inode, loff_t from, loff_t to)
 	page = find_lock_page(inode->i_mapping, from >> PAGE_SHIFT);
 	if (!page)
 		return;
+	trace_note(truncate, inode, "page %lu: write-protect, zero %ld..%ld",
+		   page->index, (long)from, (long)min(to, page_start + (loff_t)PAGE_SIZE) - 1);
 	/*
 	 * Write-protect first: from here on a store to the page faults, and
 	 * waits for the page lock. With blocks smaller than a page, the old
@@ -179,19 +189,25 @@ void pagecache_isize_extended(struct inode *inode, loff_t from, loff_t to)
 int vmtruncate(struct inode *inode, loff_t offset)
 {
 	loff_t oldsize = i_size_read(inode);
-	int err = inode_newsize_ok(inode, offset);
+	int err;
 
-	if (err)
+	trace_enter(truncate, inode, "size %ld", (long)offset);
+	err = inode_newsize_ok(inode, offset);
+	if (err) {
+		trace_exit(truncate, inode, err);
 		return err;
+	}
 	/* From here on nothing can fail, and nothing can be undone: the
 	 * file system hears of the change only once it is made. */
 	i_size_write(inode, offset);
+	trace_note(truncate, inode, "i_size set; ->truncate will be told");
 	if (offset > oldsize)
 		pagecache_isize_extended(inode, oldsize, offset);
 	else
 		truncate_pagecache(inode, oldsize, offset);
 	if (inode->i_op->truncate)
 		inode->i_op->truncate(inode);
+	trace_exit(truncate, inode, 0);
 	return 0;
 }
 /* LAB truncate-old: END */

@@ -25,6 +25,7 @@
 #include <kernel/fault_inject.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
+#include <kernel/trace.h>
 #include <mm/filemap.h>
 #include <mm/writeback.h>
 
@@ -168,6 +169,7 @@ int ext2_truncate_blocks(struct inode *inode, loff_t offset)
 	if (!(S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode) ||
 	      S_ISLNK(inode->i_mode)) || ext2_inode_is_fast_symlink(inode))
 		return 0;
+	trace_enter(truncate, inode, "free blocks from %lu", (unsigned long)iblock);
 	mutex_lock(&ei->i_truncate_mutex);
 	for (u64 i = iblock; i < EXT2_NDIR_BLOCKS; i++) {
 		if (ei->i_data[i])
@@ -186,7 +188,9 @@ int ext2_truncate_blocks(struct inode *inode, loff_t offset)
 	free_run_flush(&run);
 	mutex_unlock(&ei->i_truncate_mutex);
 	mark_inode_dirty(inode);
-	return err ? err : run.err;
+	err = err ? err : run.err;
+	trace_exit(truncate, inode, err);
+	return err;
 }
 
 /*
@@ -257,9 +261,11 @@ void ext2_truncate(struct inode *inode)
 	if (!(S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode) ||
 	      S_ISLNK(inode->i_mode)) || ext2_inode_is_fast_symlink(inode))
 		return;
+	trace_enter(truncate, inode, "->truncate");
 	/* Too late to refuse: i_size has moved, whatever happens here. */
 	err = block_truncate_page(inode->i_mapping, inode->i_size,
 				  ext2_get_block);
+	trace_note(truncate, inode, "block_truncate_page = %d", err);
 	if (ext2_truncate_blocks(inode, inode->i_size) && !err)
 		err = -EIO;
 	if (err)
@@ -268,6 +274,8 @@ void ext2_truncate(struct inode *inode)
 		       inode->i_ino, err);
 	inode->i_mtime = inode->i_ctime = current_time(inode);
 	mark_inode_dirty(inode);
+	/* void: whatever err was, the caller is told nothing */
+	trace_exit(truncate, inode, 0);
 }
 /* LAB truncate-old: END */
 
@@ -287,22 +295,32 @@ int ext2_setsize(struct inode *inode, loff_t newsize)
 	if (!(S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode) ||
 	      S_ISLNK(inode->i_mode)) || ext2_inode_is_fast_symlink(inode))
 		return -EINVAL;
+	trace_enter(truncate, inode, "size %ld", (long)newsize);
 	/* Fallible steps first: nothing has changed if they fail. */
 	err = inode_newsize_ok(inode, newsize);
-	if (err)
+	if (!err) {
+		err = block_truncate_page(inode->i_mapping, newsize,
+					  ext2_get_block);
+		trace_note(truncate, inode, "block_truncate_page = %d", err);
+	}
+	if (err) {
+		trace_exit(truncate, inode, err);	/* nothing changed */
 		return err;
-	err = block_truncate_page(inode->i_mapping, newsize, ext2_get_block);
-	if (err)
-		return err;
+	}
 	/* Commit: i_size first, so that faults from now on see it. */
 	i_size_write(inode, newsize);
+	trace_note(truncate, inode, "i_size set");
 	if (newsize > oldsize)
 		pagecache_isize_extended(inode, oldsize, newsize);
 	else
 		truncate_pagecache(inode, oldsize, newsize);
+	/* A failure from here leaves i_size at newsize and the blocks past
+	 * it partly freed (the rest leak, as e2fsck will say): a safe point,
+	 * since nothing past i_size is ever read. The caller is told. */
 	err = ext2_truncate_blocks(inode, newsize);
 	inode->i_mtime = inode->i_ctime = current_time(inode);
 	mark_inode_dirty(inode);
+	trace_exit(truncate, inode, err);
 	return err;
 }
 /* LAB truncate-new: END */
@@ -310,18 +328,23 @@ int ext2_setsize(struct inode *inode, loff_t newsize)
 int ext2_setattr(struct dentry *dentry, struct iattr *attr)
 {
 	struct inode *inode = dentry->d_inode;
-	int err = inode_change_ok(inode, attr);
+	bool size = attr->ia_valid & ATTR_SIZE;
+	int err;
 
-	if (err)
-		return err;
-	if ((attr->ia_valid & ATTR_SIZE) && attr->ia_size != inode->i_size) {
+	if (size)
+		trace_enter(truncate, inode, "truncate=%s",
+			    inode->i_op->new_truncate ? "new" : "old");
+	err = inode_change_ok(inode, attr);
+	if (!err && size && attr->ia_size != inode->i_size)
 		err = inode->i_op->new_truncate
 			      ? ext2_setsize(inode, attr->ia_size)
 			      : vmtruncate(inode, attr->ia_size);
-		if (err)
-			return err;
+	if (!err) {
+		/* The size is done: the generic code applies the rest. */
+		attr->ia_valid &= ~ATTR_SIZE;
+		err = inode_setattr(inode, attr);
 	}
-	/* The size is done: the generic code applies the rest. */
-	attr->ia_valid &= ~ATTR_SIZE;
-	return inode_setattr(inode, attr);
+	if (size)
+		trace_exit(truncate, inode, err);
+	return err;
 }
