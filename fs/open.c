@@ -10,7 +10,9 @@
  *                  ENOTDIR for O_DIRECTORY, then inode_permission
  *   dentry_open    builds the struct file, takes write access
  *                  (i_writecount: ETXTBSY against exec) and calls
- *                  ->open; O_TRUNC then truncates through do_truncate
+ *                  ->open; O_TRUNC then truncates through
+ *                  handle_truncate (write access again: O_RDONLY|O_TRUNC
+ *                  truncates too) and do_truncate
  * do_sys_open reserves the fd first and installs the file last, so a
  * failed open leaves no trace in the table.
  */
@@ -204,6 +206,25 @@ out:
 	return err;
 }
 
+/*
+ * O_TRUNC, once the file is open. Write access is taken here whatever the
+ * access mode: O_RDONLY|O_TRUNC truncates too (Linux does; may_open asked
+ * for MAY_WRITE), and must get ETXTBSY on a file being executed just as
+ * an open for writing does. (Linux: handle_truncate.)
+ */
+static int handle_truncate(struct file *file)
+{
+	struct inode *inode = file->f_inode;
+	int err = get_write_access(inode);
+
+	if (err)
+		return err;
+	err = do_truncate(file->f_dentry, 0,
+			  ATTR_MTIME | ATTR_CTIME | ATTR_OPEN, file);
+	put_write_access(inode);
+	return err;
+}
+
 struct file *do_filp_open(int dfd, const char *pathname, int flags,
 			  umode_t mode)
 {
@@ -234,8 +255,7 @@ struct file *do_filp_open(int dfd, const char *pathname, int flags,
 	file = err ? ERR_PTR(err) : dentry_open(&path, flags);
 	if (!IS_ERR(file) && (flags & O_TRUNC) &&
 	    S_ISREG(file->f_inode->i_mode)) {
-		err = do_truncate(path.dentry, 0,
-				  ATTR_MTIME | ATTR_CTIME | ATTR_OPEN, file);
+		err = handle_truncate(file);
 		if (err) {
 			fput(file);
 			file = ERR_PTR(err);
@@ -345,6 +365,35 @@ SYSCALL_DEFINE2(creat, const char __user *, pathname, umode_t, mode)
 
 /* ---- truncate --------------------------------------------------------- */
 
+/*
+ * The set-id bits a change of contents by the current process removes
+ * (Linux: should_remove_suid / setattr_should_drop_sgid): set-user-ID
+ * always, set-group-ID when group-executable or of a group the caller is
+ * not in; nothing for root (CAP_FSETID) or a file that is not regular.
+ */
+static umode_t setid_bits_to_drop(const struct inode *inode)
+{
+	umode_t mode = inode->i_mode, kill = 0;
+
+	if (!S_ISREG(mode) || capable_fsowner())
+		return 0;
+	if (mode & S_ISUID)
+		kill |= S_ISUID;
+	if ((mode & S_ISGID) &&
+	    ((mode & S_IXGRP) || !in_group_p(inode->i_gid)))
+		kill |= S_ISGID;
+	return kill;
+}
+
+/*
+ * The one truncate below every caller (truncate, ftruncate, O_TRUNC):
+ * i_mutex, then notify_change with ATTR_SIZE and the caller's time
+ * attributes. Like Linux's, it also drops set-id bits, with ATTR_FORCE
+ * (the caller may write the file without owning it). Linux passes
+ * ATTR_KILL_SUID/SGID and notify_change turns them into ATTR_MODE; the
+ * mode is computed here because pagelab's notify_change drops set-group-ID
+ * only with group execute (chown's rule), not for a foreign group.
+ */
 int do_truncate(struct dentry *dentry, loff_t length, unsigned int time_attrs,
 		struct file *filp)
 {
@@ -353,6 +402,7 @@ int do_truncate(struct dentry *dentry, loff_t length, unsigned int time_attrs,
 		.ia_valid = ATTR_SIZE | time_attrs,
 		.ia_size = length,
 	};
+	umode_t kill;
 	int err;
 
 	if (length < 0)
@@ -362,6 +412,11 @@ int do_truncate(struct dentry *dentry, loff_t length, unsigned int time_attrs,
 		newattrs.ia_valid |= ATTR_FILE;
 	}
 	mutex_lock(&inode->i_mutex);
+	kill = setid_bits_to_drop(inode);
+	if (kill) {
+		newattrs.ia_valid |= ATTR_MODE | ATTR_FORCE;
+		newattrs.ia_mode = inode->i_mode & ~kill;
+	}
 	err = notify_change(dentry, &newattrs);
 	mutex_unlock(&inode->i_mutex);
 	return err;
@@ -408,19 +463,27 @@ long do_sys_ftruncate(unsigned int fd, loff_t length)
 	file = fget(fd);
 	if (!file)
 		return -EBADF;
+	err = -EBADF;	/* Linux's fdget() does not see O_PATH files */
+	if (file->f_mode & FMODE_PATH)
+		goto out;
+	/* Not a regular file, or not open for writing: EINVAL (not EBADF). */
 	err = -EINVAL;
 	if (S_ISREG(file->f_inode->i_mode) && (file->f_mode & FMODE_WRITE))
 		err = do_truncate(file->f_dentry, length,
 				  ATTR_MTIME | ATTR_CTIME, file);
+out:
 	fput(file);
 	return err;
 }
 
 SYSCALL_DEFINE2(truncate, const char __user *, path, long, length)
 {
-	char *name = getname(path);
+	char *name;
 	long err;
 
+	if (length < 0)	/* before the path: truncate(bad, -1) is EINVAL */
+		return -EINVAL;
+	name = getname(path);
 	if (IS_ERR(name))
 		return PTR_ERR(name);
 	err = do_sys_truncate(name, length);
