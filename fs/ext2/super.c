@@ -217,12 +217,27 @@ static loff_t ext2_max_size(struct super_block *sb)
 	unsigned int bits = sb->s_blocksize_bits;
 	u64 p = 1ULL << (bits - 2);	/* block numbers per block */
 	u64 map = EXT2_NDIR_BLOCKS + p + p * p + p * p * p;
-	u64 sectors = (1ULL << 32) - 1 - ((3 + 2 * p + p * p) << (bits - 9));
-	u64 blocks = min(map, sectors >> (bits - 9));
+	/* i_blocks counts 512-byte sectors in 32 bits: in blocks, */
+	u64 upper = ((1ULL << 32) - 1) >> (bits - 9), rest, meta = 1;
 
 	if (EXT2_SB(sb)->s_es->s_rev_level == EXT2_GOOD_OLD_REV)
 		return 0x7fffffff;
-	return min(blocks << bits, (u64)MAX_LFS_FILESIZE);
+	/* The whole block map fits in i_blocks, indirect blocks included:
+	 * the map is the limit (1 KiB and 2 KiB blocks). */
+	if (map + 1 + (1 + p) + (1 + p + p * p) <= upper)
+		return min(map << bits, (u64)MAX_LFS_FILESIZE);
+	/* Otherwise i_blocks is: take from `upper` the indirect blocks a
+	 * file that big needs (single: 1; double: 1 + one per p blocks;
+	 * triple: 1 + p + 1 per p and per p*p blocks), as Linux counts. */
+	rest = upper - EXT2_NDIR_BLOCKS - p;
+	if (rest < p * p) {
+		meta += 1 + DIV_ROUND_UP(rest, p);
+	} else {
+		rest -= p * p;
+		meta += (1 + p) + 1 + DIV_ROUND_UP(rest, p) +
+			DIV_ROUND_UP(rest, p * p);
+	}
+	return min((upper - meta) << bits, (u64)MAX_LFS_FILESIZE);
 }
 
 #define REFUSE(fmt, ...)                                                   \

@@ -152,7 +152,18 @@ static int trim_branch(struct free_run *run, u32 *p,
 		child[i] = 0;
 		mark_buffer_dirty_inode(bh, inode);
 	}
-	brelse(bh);
+	/* What the cut kept may be holes only: then this indirect block
+	 * maps nothing and goes too (Linux's ext2 frees it the same way). */
+	for (unsigned int i = 0; i < ptrs; i++)
+		if (child[i]) {
+			brelse(bh);
+			return err;
+		}
+	bforget(bh);
+	free_run_add(run, *p);
+	*p = 0;
+	if (parent)
+		mark_buffer_dirty_inode(parent, inode);
 	return err;
 }
 

@@ -23,9 +23,6 @@
  *      statfs f_bfree rises by exactly what was freed, back to where it
  *      started; the kept bytes stay right; also cut straight to 0
  *   5. a sparse file whose only block is past the cut: st_blocks 0 after
- * KNOWN (a SKIP that names it): pagelab's ext2 keeps an indirect block
- * whose remaining entries are all holes (Linux frees it); the skip takes
- * exactly one block left, and goes once fs/ext2/truncate.c frees it.
  * drop_caches is /proc/sys/vm/drop_caches ("1"): skipped when it cannot
  * be written. Everything happens in a scratch directory made in cwd.
  */
@@ -470,11 +467,7 @@ static void test_sparse(void)
 			"and what maps it");
 	is_long(ftruncate(fd, 100 * KiB), 0,
 		"cutting the sparse file to 100 KiB works");
-	if (exact && blocks_of(fd) == bsize / 512)
-		skip("KNOWN: pagelab's ext2 keeps an indirect block the cut "
-		     "emptied (fix reported)",
-		     "its only block is gone: st_blocks 0");
-	else if (counts_blocks)
+	if (counts_blocks)
 		is_long(blocks_of(fd), 0,
 			"its only block is gone, and the indirect block that "
 			"mapped it: st_blocks 0");

@@ -38,9 +38,6 @@
  *      only reported; to the same size: ext2 and ext4 set it, tmpfs
  *      does not, only reported)
  * EPERM (append-only/immutable files) needs chattr: skipped with a note.
- * KNOWN (a SKIP that names it): with 4 KiB ext2 blocks pagelab's
- * ext2_max_size is 2194719883264, Linux's 2196873666560; the skip takes
- * exactly that value, and goes once fs/ext2/super.c follows Linux.
  * Every result a child computes comes back through a pipe; only the
  * parent prints verdicts.
  */
@@ -795,18 +792,8 @@ static void test_efbig_maxbytes(void)
 			     "works is %lld", max, tap_errname(e), lo);
 			errno = e;
 		}
-		if (r < 0 && errno == EFBIG && bits == 12 &&
-		    sys_ftruncate(fd, 2194719883264LL) == 0 &&
-		    sys_ftruncate(fd, 2194719883265LL) < 0 && errno == EFBIG)
-			skip("KNOWN: pagelab's ext2_max_size gives "
-			     "2194719883264 for 4 KiB blocks (fix reported)",
-			     "ftruncate to Linux's ext2 maximum %lld works",
-			     max);
-		else
-			is_long(r, 0,
-				"ftruncate to ext2's maximum for %d-byte "
-				"blocks, %lld, works",
-				1 << bits, max);
+		is_long(r, 0, "ftruncate to ext2's maximum for %d-byte blocks, "
+			"%lld, works", 1 << bits, max);
 		is_errno(sys_ftruncate(fd, max + 1), EFBIG,
 			 "ftruncate to one byte more fails with EFBIG");
 		is_long(sys_ftruncate(fd, 0), 0, "and back to 0 works");
