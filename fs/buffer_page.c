@@ -516,16 +516,14 @@ int block_write_begin(struct file *file, struct address_space *mapping,
 	err = __block_prepare_write(mapping->host, page, from, from + len,
 				    get_block);
 	if (err) {
-		/*
-		 * Linux 2.6.30 trims blocks instantiated past i_size right
-		 * here with vmtruncate(); with the new truncate sequence
-		 * (Nick Piggin's truncate_blocks) a file system that sets
-		 * new_truncate does it itself. pagelab leaves it to the
-		 * caller in both cases: ext2_write_begin.
-		 */
 		unlock_page(page);
 		page_cache_release(page);
 		page = NULL;
+		/* get_block may have allocated blocks past i_size before
+		 * failing: trim them (a new-sequence file system does it in
+		 * its own ->write_begin). i_mutex held: i_size is stable. */
+		if (pos + len > mapping->host->i_size)
+			truncate_blocks(mapping->host, mapping->host->i_size);
 	}
 	*pagep = page;
 	return err;

@@ -11,6 +11,7 @@
  *                             page cache, then ->truncate, which cannot fail
  *   pagecache_isize_extended  i_size grew: write-protect and zero the page
  *                             that straddled the old EOF (the 2009 fix)
+ *   truncate_blocks           trim what a failed write prepared past EOF
  *
  * Callers hold i_mutex, and have already written the new i_size when they
  * call truncate_pagecache: a fault that comes after the unmap must see the
@@ -211,6 +212,26 @@ int vmtruncate(struct inode *inode, loff_t offset)
 	return 0;
 }
 /* LAB truncate-old: END */
+
+/*
+ * A write that failed after preparing blocks past i_size (a short write at
+ * the end of the file, ENOSPC half way) left them allocated: give them
+ * back. A file system of the new sequence does it itself, as it does all
+ * size changes; for an old one the generic code drops the page cache past
+ * i_size and calls ->truncate. (Nick Piggin's patch: truncate_blocks.)
+ */
+int truncate_blocks(struct inode *inode, loff_t offset)
+{
+	if (inode->i_op->new_truncate)	/* these handle it themselves */
+		return 0;
+	trace_enter(truncate, inode, "trim to %ld after a failed write",
+		    (long)offset);
+	truncate_inode_pages(inode->i_mapping, offset);
+	if (inode->i_op->truncate)
+		inode->i_op->truncate(inode);
+	trace_exit(truncate, inode, 0);
+	return 0;
+}
 
 static int show_fix(struct seq_file *m, void *data)
 {

@@ -481,7 +481,9 @@ static int ext2_write_begin(struct file *file, struct address_space *mapping,
 	int err = block_write_begin(file, mapping, pos, len, flags, pagep,
 				    fsdata, ext2_get_block);
 
-	if (err)
+	/* The new sequence trims what the failed write allocated past
+	 * i_size itself; the old one had truncate_blocks do it. */
+	if (err && mapping->host->i_op->new_truncate)
 		ext2_write_failed(mapping, pos + len);
 	return err;
 }

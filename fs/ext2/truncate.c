@@ -238,8 +238,9 @@ void ext2_release_page_buffers(struct inode *inode)
 
 /*
  * write_begin failed after allocating blocks past i_size (a short write
- * at the end of the file): give them back, in the sequence the file
- * speaks (Nick Piggin's ext2 patch does the same in ext2_write_begin).
+ * at the end of the file): give them back. Only under truncate=new: the
+ * old sequence leaves it to the generic truncate_blocks (Nick Piggin's
+ * ext2 patch does the same in ext2_write_begin).
  */
 void ext2_write_failed(struct address_space *mapping, loff_t to)
 {
@@ -248,10 +249,7 @@ void ext2_write_failed(struct address_space *mapping, loff_t to)
 	if (to <= inode->i_size)
 		return;
 	truncate_pagecache(inode, to, inode->i_size);
-	if (inode->i_op->new_truncate)
-		ext2_truncate_blocks(inode, inode->i_size);
-	else if (inode->i_op->truncate)
-		inode->i_op->truncate(inode);	/* vmtruncate(i_size) */
+	ext2_truncate_blocks(inode, inode->i_size);
 }
 
 /*

@@ -83,6 +83,12 @@ void pagecache_isize_extended(struct inode *inode, loff_t from, loff_t to);
  * the checks).
  */
 int vmtruncate(struct inode *inode, loff_t offset);
+/*
+ * A write failed after instantiating blocks past i_size (== offset): for a
+ * file system of the old sequence, drop the pages past it and call
+ * ->truncate. New-sequence file systems do this themselves: nothing.
+ */
+int truncate_blocks(struct inode *inode, loff_t offset);
 
 /* The page lock: sleeps while another holder has it. */
 void lock_page(struct page *page);
