@@ -345,6 +345,13 @@ static void zap_file_range(struct vm_area_struct *vma, pgoff_t first,
 	}
 }
 
+/*
+ * LAB mkwrite: unmap_mapping_range starts from this.
+ * void unmap_mapping_range(struct address_space *mapping, loff_t holebegin,
+ *			    loff_t holelen, bool even_cows)
+ * {
+ * }
+ */
 /* LAB mkwrite: BEGIN */
 void unmap_mapping_range(struct address_space *mapping, loff_t holebegin,
 			 loff_t holelen, bool even_cows)
