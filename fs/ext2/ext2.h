@@ -203,7 +203,6 @@ int ext2_setsize(struct inode *inode, loff_t newsize);
 int ext2_truncate_blocks(struct inode *inode, loff_t offset);
 int ext2_setattr(struct dentry *dentry, struct iattr *attr);
 void ext2_write_failed(struct address_space *mapping, loff_t to);
-void ext2_release_page_buffers(struct inode *inode);
 
 /* dir.c */
 struct ext2_dir_entry_2 *ext2_find_entry(struct inode *dir,

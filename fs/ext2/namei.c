@@ -186,8 +186,6 @@ static int ext2_unlink(struct inode *dir, struct dentry *dentry)
 	inode->i_ctime = dir->i_ctime;
 	drop_nlink(inode);
 	mark_inode_dirty(inode);
-	if (!inode->i_nlink)
-		ext2_release_page_buffers(inode);	/* interim */
 	return 0;
 }
 
@@ -204,7 +202,6 @@ static int ext2_rmdir(struct inode *dir, struct dentry *dentry)
 	inode->i_size = 0;	/* its blocks go when the inode does */
 	drop_nlink(inode);	/* its "." */
 	mark_inode_dirty(inode);
-	ext2_release_page_buffers(inode);	/* interim */
 	drop_nlink(dir);	/* its ".." */
 	mark_inode_dirty(dir);
 	return 0;
@@ -253,8 +250,6 @@ static int ext2_rename(struct inode *old_dir, struct dentry *old_dentry,
 			drop_nlink(new_inode);	/* its "." */
 		drop_nlink(new_inode);
 		mark_inode_dirty(new_inode);
-		if (!new_inode->i_nlink)
-			ext2_release_page_buffers(new_inode);	/* interim */
 	} else {
 		err = -EMLINK;
 		if (dir_de && new_dir->i_nlink >= EXT2_LINK_MAX)

@@ -93,36 +93,6 @@ static void ext2_put_super(struct super_block *sb)
 	ext2_release_sbi(sb);
 }
 
-/*
- * Interim: the flusher thread walks a super block's inodes
- * (iterate_supers -> writeback_inodes_sb) without pinning the super block
- * (the TODO in fs/super.c), and may be asleep in that walk holding one of
- * our inodes, or evicting one. Before the VFS frees the super block, keep
- * new walks out (MS_ACTIVE off), drop our dentries, and wait until every
- * inode is ours alone again. (A second or so at most: one I/O.)
- */
-static void ext2_wait_for_other_walkers(struct super_block *sb)
-{
-	struct inode *root = sb->s_root ? sb->s_root->d_inode : NULL;
-
-	sb->s_flags &= ~MS_ACTIVE;
-	if (sb->s_root)
-		shrink_dcache_parent(sb->s_root);
-	for (int tries = 0; tries < 200; tries++) {
-		struct inode *inode;
-		bool busy = false;
-
-		list_for_each_entry(inode, &sb->s_inodes, i_sb_list)
-			if ((inode->i_state & I_FREEING) ||
-			    inode->i_count > (inode == root ? 1 : 0))
-				busy = true;
-		if (!busy)
-			return;
-		schedule_timeout_interruptible(1);
-	}
-	pr_warn("ext2: %s: inodes still in use at umount\n",
-		EXT2_SB(sb)->s_id);
-}
 
 /*
  * umount: write everything back while the inodes still exist, then let
@@ -131,25 +101,8 @@ static void ext2_wait_for_other_walkers(struct super_block *sb)
  */
 void ext2_kill_sb(struct super_block *sb)
 {
-	struct inode *inode, *prev = NULL;
-
-	if (EXT2_SB(sb)) {
+	if (EXT2_SB(sb))
 		ext2_sync_fs(sb, 1);
-		/* Interim: see ext2_release_page_buffers. A referenced inode
-		 * is pinned while we sleep on it (the list stays valid past
-		 * it); an unused one can only go through us. */
-		list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
-			if (inode->i_state & (I_NEW | I_FREEING))
-				continue;
-			if (inode->i_count)
-				ihold(inode);
-			iput(prev);
-			prev = inode->i_count ? inode : NULL;
-			ext2_release_page_buffers(inode);
-		}
-		iput(prev);
-		ext2_wait_for_other_walkers(sb);
-	}
 	generic_shutdown_super(sb);
 }
 

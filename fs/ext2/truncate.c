@@ -204,37 +204,6 @@ int ext2_truncate_blocks(struct inode *inode, loff_t offset)
 	return err;
 }
 
-/*
- * Interim: when a file loses its last link, and at umount, its pages are
- * written if dirty and their buffers freed; eviction then frees the bare
- * pages. (truncate_inode_pages invalidates buffers now, so this can go
- * once eviction is checked without it.)
- */
-void ext2_release_page_buffers(struct inode *inode)
-{
-	struct address_space *mapping = inode->i_mapping;
-	struct page *pages[16];
-	pgoff_t index = 0;
-	unsigned int n;
-
-	if (!mapping->nrpages)
-		return;
-	filemap_write_and_wait(mapping);
-	while ((n = find_get_pages(mapping, index, ARRAY_SIZE(pages),
-				   pages))) {
-		for (unsigned int i = 0; i < n; i++) {
-			struct page *page = pages[i];
-
-			index = page->index + 1;
-			lock_page(page);
-			if (page->mapping == mapping && !PageDirty(page) &&
-			    !PageWriteback(page))
-				try_to_free_buffers(page);
-			unlock_page(page);
-			page_cache_release(page);
-		}
-	}
-}
 
 /*
  * write_begin failed after allocating blocks past i_size (a short write
