@@ -29,14 +29,21 @@ static struct buffer_head *read_block_bitmap(struct super_block *sb,
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	struct ext2_group_desc *gdp = ext2_get_group_desc(sb, group, NULL);
 	unsigned long first = ext2_group_first_block(sbi, group);
-	struct buffer_head *bh = sb_bread(sb, gdp->bg_block_bitmap);
-	bool ok;
+	struct buffer_head *bh = sb_getblk(sb, gdp->bg_block_bitmap);
+	bool ok, cached = bh && buffer_uptodate(bh);
 
+	/* A bitmap already in memory was checked when it was read, and only
+	 * ext2 changes it since: check it once, not on every allocation
+	 * (as Linux: the check costs a bit per inode-table block). */
+	brelse(bh);
+	bh = sb_bread(sb, gdp->bg_block_bitmap);
 	if (!bh) {
 		ext2_error(sb, __func__, "cannot read block bitmap of group "
 			   "%lu", group);
 		return NULL;
 	}
+	if (cached)
+		return bh;
 	ok = ext2_test_bit(gdp->bg_block_bitmap - first, bh->b_data) &&
 	     ext2_test_bit(gdp->bg_inode_bitmap - first, bh->b_data);
 	for (unsigned long i = 0; ok && i < sbi->s_itb_per_group; i++)
