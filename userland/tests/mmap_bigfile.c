@@ -23,6 +23,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "tap.h"
+#include "procfs.h"
 
 #define PATH "mmap_bigfile.dat"
 #define CHUNK (256 * 1024)
@@ -37,20 +38,6 @@ static uint64_t sum_step(uint64_t sum, uint64_t w)
 {
 	sum = (sum ^ w) * 0x9e3779b97f4a7c15ULL;
 	return sum ^ (sum >> 32);
-}
-
-static void drop_caches(void)
-{
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
-
-	if (fd < 0) {
-		diag("no drop_caches (%s): caches not dropped",
-		     strerror(errno));
-		return;
-	}
-	if (write(fd, "1\n", 2) != 2)
-		diag("writing drop_caches failed (%s)", strerror(errno));
-	close(fd);
 }
 
 static long mem_total_kb(void)

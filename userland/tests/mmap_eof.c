@@ -30,26 +30,13 @@
 #include <unistd.h>
 #include "fault.h"
 #include "tap.h"
+#include "procfs.h"
 
 #define SIZE 1124
 #define LEAK_REASON                                                            \
 	"host kernel leaks post-EOF mapped stores (fixed in Linux 6.18)"
 
 static long ps;
-
-static void drop_caches(void)
-{
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
-
-	if (fd < 0) {
-		diag("no drop_caches (%s): caches not dropped",
-		     strerror(errno));
-		return;
-	}
-	if (write(fd, "1\n", 2) != 2)
-		diag("writing drop_caches failed (%s)", strerror(errno));
-	close(fd);
-}
 
 static char pattern(long i)
 {

@@ -28,6 +28,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 #include "tap.h"
+#include "procfs.h"
 
 #define SIZE 1124
 #define MID 2048
@@ -52,20 +53,6 @@ static char pattern_a(long i)
 static char pattern_b(long i)
 {
 	return 'a' + i % 19;
-}
-
-static void drop_caches(void)
-{
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
-
-	if (fd < 0) {
-		diag("no drop_caches (%s): caches not dropped",
-		     strerror(errno));
-		return;
-	}
-	if (write(fd, "1\n", 2) != 2)
-		diag("writing drop_caches failed (%s)", strerror(errno));
-	close(fd);
 }
 
 static void diag_setup(void)

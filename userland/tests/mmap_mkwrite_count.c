@@ -21,36 +21,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "tap.h"
+#include "procfs.h"
 
 #define PATH "mkwrite_count.dat"
 #define NPAGES 4
 #define NCHECKS 11
 
 static long ps;
-
-/* The value of "name N" in /proc/vmstat, or -1 if there is no such line. */
-static long vmstat(const char *name)
-{
-	static char buf[16384];
-	size_t len = strlen(name), got = 0;
-	int fd = open("/proc/vmstat", O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	while (got < sizeof(buf) - 1 &&
-	       (n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
-		got += n;
-	close(fd);
-	buf[got] = 0;
-	for (char *p = buf; p; p = strchr(p, '\n')) {
-		p += *p == '\n';
-		if (strncmp(p, name, len) == 0 && p[len] == ' ')
-			return strtol(p + len + 1, NULL, 10);
-	}
-	return -1;
-}
-
 static int create_file(void)
 {
 	char *buf = malloc(NPAGES * ps);

@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "tap.h"
+#include "procfs.h"
 
 #define PATH "shpriv.dat"
 #define NPAGES 3
@@ -31,20 +32,6 @@
 static long ps;
 static size_t size;
 static char *model;
-
-static void drop_caches(void)
-{
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
-
-	if (fd < 0) {
-		diag("no drop_caches (%s): caches not dropped",
-		     strerror(errno));
-		return;
-	}
-	if (write(fd, "1\n", 2) != 2)
-		diag("writing drop_caches failed (%s)", strerror(errno));
-	close(fd);
-}
 
 static char *map(int prot, int flags, int fd, off_t off)
 {

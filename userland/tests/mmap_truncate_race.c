@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include "fault.h"
 #include "tap.h"
+#include "procfs.h"
 
 #define PATH "race.dat"
 #define NPAGES 16
@@ -40,20 +41,6 @@ struct shared {
 
 static long ps;
 static size_t size;
-
-static void drop_caches(void)
-{
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
-
-	if (fd < 0) {
-		diag("no drop_caches (%s): caches not dropped",
-		     strerror(errno));
-		return;
-	}
-	if (write(fd, "1\n", 2) != 2)
-		diag("writing drop_caches failed (%s)", strerror(errno));
-	close(fd);
-}
 
 static char pattern(size_t i)
 {

@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include "tap.h"
+#include "procfs.h"
 
 #define PAGES 8
 #define PAGE 4096
@@ -35,26 +36,6 @@ static const char *const names[2] = { "wb_munmap.dat", "wb_exit.dat" };
 static unsigned char byte_at(int file, long off)
 {
 	return (unsigned char)(off * 13 + file * 7 + 1) | 1;	/* never 0 */
-}
-
-static long vmstat(const char *name)
-{
-	char buf[8192], *p;
-	size_t len = strlen(name);
-	int fd = open("/proc/vmstat", O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
-		if (!strncmp(p, name, len) && p[len] == ' ')
-			return atol(p + len + 1);
-	return -1;
 }
 
 static int write_sysctl(const char *path, const char *val)
@@ -114,12 +95,6 @@ static int contents_right(int file)
 			return 0;
 		}
 	return 1;
-}
-
-static void drop_caches(void)
-{
-	if (write_sysctl("/proc/sys/vm/drop_caches", "1\n"))
-		diag("cannot drop caches; reading the page cache");
 }
 
 static void phase1(int ours)
