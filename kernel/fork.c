@@ -21,6 +21,7 @@
 #include <kernel/task_fs.h>
 #include <kernel/uaccess.h>
 #include <mm/gfp.h>
+#include <mm/kstack.h>
 #include <mm/mmap.h>
 #include <mm/slab.h>
 
@@ -87,7 +88,7 @@ static struct task_struct *alloc_task(void)
 
 	if (!p)
 		return NULL;
-	p->stack = (void *)__get_free_pages(GFP_KERNEL, 2);	/* 16 KiB */
+	p->stack = alloc_kernel_stack();	/* with a guard below */
 	if (!p->stack) {
 		kfree(p);
 		return NULL;
@@ -97,7 +98,7 @@ static struct task_struct *alloc_task(void)
 
 void release_task_stack(struct task_struct *t)
 {
-	free_pages((unsigned long)t->stack, 2);
+	free_kernel_stack(t->stack);
 	kfree(t);
 }
 

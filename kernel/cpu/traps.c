@@ -7,6 +7,7 @@
  * fixup table): die() prints the exception, the registers and a symbolised
  * call trace, then panics.
  */
+#include <mm/kstack.h>
 #include <kernel/traps.h>
 #include <kernel/irq.h>
 #include <kernel/panic.h>
@@ -113,6 +114,15 @@ static void do_exception(struct pt_regs *regs)
 		user_exception(regs);
 		return;
 	}
+	/* A push into the guard below a kernel stack faulted, and so did
+	 * pushing that fault's frame: say what it was (mm/kstack.c). */
+	if (regs->vector == X86_TRAP_DF && in_kstack_guard(read_cr2()))
+		printk(KERN_EMERG "BUG: kernel stack overflow: %s[%d] ran off "
+		       "its stack 0x%lx-0x%lx (fault at 0x%lx, rsp 0x%lx)\n",
+		       current->comm, current->pid,
+		       (unsigned long)current->stack,
+		       (unsigned long)current->stack + THREAD_SIZE, read_cr2(),
+		       regs->rsp);
 	die(name ? name : "reserved exception", regs);
 }
 

@@ -47,3 +47,23 @@ static __noinline int selftest_write_text(void)
 	return selftest_fail("kernel text is writable");
 }
 DEFINE_SELFTEST(write_text, selftest_write_text);
+
+/* Keeps 256 bytes live in each frame, so that it stays a real recursion
+ * (the depth test never ends it: 16 KiB of stack runs out first). */
+static __noinline unsigned long recurse_deeply(unsigned long depth)
+{
+	volatile char pad[256];
+
+	pad[0] = (char)depth;
+	if (depth > (1UL << 40))
+		return depth;
+	return recurse_deeply(depth + 1) + pad[0];
+}
+
+static __noinline int selftest_stack_overflow(void)
+{
+	pr_info("selftest: recursing until the kernel stack runs out\n");
+	recurse_deeply(0);
+	return selftest_fail("the recursion came back");
+}
+DEFINE_SELFTEST(stackoverflow, selftest_stack_overflow);
