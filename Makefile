@@ -24,7 +24,7 @@ MUSLCC ?= musl-gcc
 HOSTCC ?= gcc
 
 WERROR ?= -Werror
-KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra $(WERROR) -Wno-unused-parameter \
+KCFLAGS := -std=gnu11 -O2 -g -ffile-prefix-map=$(CURDIR)=. -Wall -Wextra $(WERROR) -Wno-unused-parameter \
 	-Wno-missing-field-initializers -Wno-sign-compare \
 	-ffreestanding -fno-builtin -nostdinc -fno-pic -fno-pie \
 	-mcmodel=kernel -mno-red-zone -mgeneral-regs-only \
@@ -40,7 +40,7 @@ KSRC_C := $(shell find kernel mm lib fs -name '*.c' 2>/dev/null | sort)
 KSRC_S := $(shell find kernel mm lib fs -name '*.S' ! -name '*.ld.S' 2>/dev/null | sort)
 KOBJS := $(KSRC_C:%.c=$(B)/%.o) $(KSRC_S:%.S=$(B)/%.o)
 
-UCFLAGS := -static -O2 -g -Wall -Wextra -Werror -std=gnu11 -Iuserland/include
+UCFLAGS := -static -O2 -g -ffile-prefix-map=$(CURDIR)=. -Wall -Wextra -Werror -std=gnu11 -Iuserland/include
 UBIN := $(patsubst userland/bin/%.c,$(B)/userland/bin/%,$(wildcard userland/bin/*.c))
 USH := $(if $(wildcard userland/sh/*.c),$(B)/userland/bin/sh)
 UTESTS := $(patsubst userland/tests/%.c,$(B)/userland/tests/%,$(wildcard userland/tests/*.c))
