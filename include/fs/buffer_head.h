@@ -246,6 +246,10 @@ int generic_write_end(struct file *file, struct address_space *mapping,
  */
 int block_truncate_page(struct address_space *mapping, loff_t from,
 			get_block_t *get_block);
+/* The page's buffers, made (clean, unmapped) if it has none; NULL when out
+ * of memory. Page locked. (Buffer layer internal: fs/buffer_*.c.) */
+struct buffer_head *get_page_buffers(struct page *page,
+				     unsigned int blocksize);
 /* ->set_page_dirty for buffer-backed pages: every buffer dirty too. */
 bool __set_page_dirty_buffers(struct page *page);
 /* ->invalidatepage: the page (locked) is being truncated from offset on:
