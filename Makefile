@@ -3,6 +3,8 @@
 #   make run        boot to the console (Ctrl-A X quits QEMU)
 #   make test       build everything and run every test; last line "N passed, N failed"
 #   make grade      points per lab and "Score: X/Y"
+#   make lab LAB=name  the student tree of a lab (build/lab-name): its
+#                   fenced solution code replaced by stubs (lab/*/README.md)
 #   make iso        GRUB rescue ISO (build/pagelab.iso); make run-iso boots it
 #   make gdb        boot halted with the gdb stub; attach with gdb -x build/gdbinit
 #   make bench      benchmarks (never part of make test)
@@ -47,7 +49,7 @@ UTESTS := $(patsubst userland/tests/%.c,$(B)/userland/tests/%,$(wildcard userlan
 UBENCH := $(patsubst userland/bench/%.c,$(B)/userland/bench/%,$(wildcard userland/bench/*.c))
 USERLAND := $(UBIN) $(USH) $(UTESTS) $(UBENCH)
 
-.PHONY: all kernel userland run run-iso iso test grade gdb bench deps clean check-deps
+.PHONY: all kernel userland run run-iso iso test grade lab gdb bench deps clean check-deps
 all: kernel userland $(B)/initramfs.cpio
 
 kernel: $(B)/kernel.elf $(B)/kernel.asm $(B)/kernel.sym
@@ -163,6 +165,10 @@ grade: check-deps
 bench: check-deps
 	@$(MAKE) --no-print-directory all
 	scripts/bench
+
+lab:
+	@[ -n "$(LAB)" ] || { echo "usage: make lab LAB=name (labs: $$(ls lab | tr '\n' ' '))"; exit 2; }
+	scripts/mklab $(LAB) $(or $(OUT),build/lab-$(LAB))
 
 deps:
 	@scripts/deps

@@ -272,21 +272,11 @@ unsigned int find_get_pages(struct address_space *mapping,
 /* ---- 3. reading ---------------------------------------------------------- */
 
 /*
- * LAB pagecache: generic_file_read starts from this.
- * ssize_t generic_file_read(struct file *file, struct iov_iter *to,
- *			  loff_t *pos)
- * {
- *	return -ENOSYS;
- * }
- */
-/* LAB pagecache: BEGIN */
-/*
  * The uptodate page at index, referenced: from the cache, or read in by
  * ->readpage. ERR_PTR(-ENOMEM, -EIO, ...) when that fails.
  */
-static struct page *filemap_get_page(struct file *file,
-				     struct address_space *mapping,
-				     pgoff_t index)
+struct page *read_mapping_page(struct address_space *mapping, pgoff_t index,
+			       struct file *file)
 {
 	struct page *page;
 	int err;
@@ -334,12 +324,15 @@ readpage:
 	return page;
 }
 
-struct page *read_mapping_page(struct address_space *mapping, pgoff_t index,
-			       struct file *file)
-{
-	return filemap_get_page(file, mapping, index);
-}
-
+/*
+ * LAB pagecache: generic_file_read starts from this.
+ * ssize_t generic_file_read(struct file *file, struct iov_iter *to,
+ *			  loff_t *pos)
+ * {
+ *	return -ENOSYS;
+ * }
+ */
+/* LAB pagecache: BEGIN */
 ssize_t generic_file_read(struct file *file, struct iov_iter *to, loff_t *ppos)
 {
 	struct address_space *mapping = file->f_inode->i_mapping;
@@ -358,7 +351,7 @@ ssize_t generic_file_read(struct file *file, struct iov_iter *to, loff_t *ppos)
 
 		if (pos >= i_size_read(inode))
 			break;
-		page = filemap_get_page(file, mapping, pos >> PAGE_SHIFT);
+		page = read_mapping_page(mapping, pos >> PAGE_SHIFT, file);
 		if (IS_ERR(page)) {
 			error = PTR_ERR(page);
 			break;

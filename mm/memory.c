@@ -70,6 +70,10 @@ static struct page *pte_page(pte_t pte)
 static int do_anonymous_page(struct vm_area_struct *vma, pte_t *pte,
 			     unsigned long address)
 {
+	/*
+	 * LAB paging: do_anonymous_page starts from this.
+	 *	return VM_FAULT_OOM;
+	 */
 	/* LAB paging: BEGIN */
 	struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
 
@@ -91,6 +95,10 @@ static int do_anonymous_page(struct vm_area_struct *vma, pte_t *pte,
 static int do_cow_page(struct vm_area_struct *vma, pte_t *pte,
 		       unsigned long address)
 {
+	/*
+	 * LAB paging: do_cow_page starts from this.
+	 *	return VM_FAULT_OOM;
+	 */
 	/* LAB paging: BEGIN */
 	struct page *old = pte_page(*pte), *new;
 
@@ -320,6 +328,14 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start,
 		flush_tlb_range(start, end);
 }
 
+/*
+ * LAB mkwrite: unmap_mapping_range starts from this.
+ * void unmap_mapping_range(struct address_space *mapping, loff_t holebegin,
+ *			    loff_t holelen, bool even_cows)
+ * {
+ * }
+ */
+/* LAB mkwrite: BEGIN */
 /* Zap the PTEs of file pages [first, last] in vma (its part of them).
  * Unless even_cows, private anonymous copies stay. */
 static void zap_file_range(struct vm_area_struct *vma, pgoff_t first,
@@ -345,14 +361,6 @@ static void zap_file_range(struct vm_area_struct *vma, pgoff_t first,
 	}
 }
 
-/*
- * LAB mkwrite: unmap_mapping_range starts from this.
- * void unmap_mapping_range(struct address_space *mapping, loff_t holebegin,
- *			    loff_t holelen, bool even_cows)
- * {
- * }
- */
-/* LAB mkwrite: BEGIN */
 void unmap_mapping_range(struct address_space *mapping, loff_t holebegin,
 			 loff_t holelen, bool even_cows)
 {

@@ -10,6 +10,8 @@
 #   pl_accel           tcg or kvm: PAGELAB_ACCEL, else kvm only on a real
 #                      kvm_intel/kvm_amd host (a nested PVM /dev/kvm hangs)
 #   pl_qemu_machine    the flags every boot uses (memory, console, exit device)
+#   pl_kernel          build/kernel.elf, or PAGELAB_KERNEL (a lab's student
+#                      kernel: scripts/check-lab)
 #   pl_qemu_boot_args  -kernel/-append/-initrd, or -cdrom for a GRUB ISO
 #   pl_mkiso           a GRUB ISO with a given command line, rebuilt when stale
 #   pl_decode_exit     QEMU's exit code -> what the guest did
@@ -23,6 +25,14 @@ namespace eval pl {
 }
 
 proc pl_root {} { return $::pl::root }
+
+# The kernel a boot uses unless its test list names one.
+proc pl_kernel {} {
+	if {[info exists ::env(PAGELAB_KERNEL)] && $::env(PAGELAB_KERNEL) ne ""} {
+		return $::env(PAGELAB_KERNEL)
+	}
+	return build/kernel.elf
+}
 
 # Seconds scaled by PAGELAB_TIMEOUT_SCALE (slow graders set it to 2 or 3).
 proc pl_scale {seconds} {

@@ -8,7 +8,7 @@
 #   boot NAME [KEY VALUE]...     one QEMU run; the lines below belong to it
 #       cmdline STRING           kernel command line (default empty)
 #       image kernel|iso         QEMU's Multiboot loader (default) or GRUB
-#       kernel FILE              default build/kernel.elf
+#       kernel FILE              default build/kernel.elf (PAGELAB_KERNEL)
 #       initrd FILE|none         default build/initramfs.cpio if it exists
 #       timeout SECONDS          for the whole run (default 20), scaled
 #       panic yes|no             a kernel panic is the expected end (no)
@@ -139,7 +139,7 @@ proc pl_parse_boot {where file lineno words} {
 	set name [lindex $words 1]
 	pl_check_name $where $name
 	set boot [dict create name $name file $file line $lineno \
-	    image kernel kernel build/kernel.elf cmdline "" initrd default \
+	    image kernel kernel [pl_kernel] cmdline "" initrd default \
 	    timeout 20 panic 0 exit 0 disks {} qemu {} emulator "" \
 	    command "" steps {} tests {}]
 	set opts [lrange $words 2 end]

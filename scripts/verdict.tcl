@@ -120,11 +120,15 @@ proc pl_judge_exit {ex want} {
 	return ""
 }
 
-# Keep the whole run in build/test-logs/BOOT.log: what ran, the console,
-# how it ended and the verdict.  Returns the log's path.
+# Keep the whole run in build/test-logs/BOOT.log (PAGELAB_LOGDIR instead,
+# if set: scripts/check-lab keeps a student tree's logs apart): what ran,
+# the console, how it ended and the verdict.  Returns the log's path.
 proc pl_write_log {boot why code secs banner} {
 	global S
 	set dir build/test-logs
+	if {[info exists ::env(PAGELAB_LOGDIR)] && $::env(PAGELAB_LOGDIR) ne ""} {
+		set dir $::env(PAGELAB_LOGDIR)
+	}
 	file mkdir $dir
 	set log $dir/[dict get $boot name].log
 	set f [open $log w]
