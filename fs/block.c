@@ -14,6 +14,8 @@
 #include <kernel/completion.h>
 #include <kernel/errno.h>
 #include <kernel/fault_inject.h>
+#include <kernel/init.h>
+#include <kernel/wait.h>
 #include <kernel/printk.h>
 #include <kernel/spinlock.h>
 #include <kernel/string.h>
@@ -88,6 +90,80 @@ struct block_device *lookup_bdev(const char *kernel_path)
 	return bdev;
 }
 
+/*
+ * A reserve of one-vec bios, the size writeback of a buffer needs (Linux
+ * keeps a mempool in each bio_set for the same reason). Writeback is how
+ * memory comes back: when kmalloc has nothing left even from the page
+ * allocator's reserve (reclaim writing many dirty pages at once), a write
+ * takes a bio from here, or waits for a completing one to come back here,
+ * instead of failing with EIO and losing the page's data.
+ */
+#define BIO_POOL_SIZE 32
+static struct bio *bio_pool[BIO_POOL_SIZE];
+static int bio_pool_nr;
+static DEFINE_SPINLOCK(bio_pool_lock);
+static DECLARE_WAIT_QUEUE_HEAD(bio_pool_wait);
+
+static struct bio *bio_pool_get(void)
+{
+	struct bio *bio = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&bio_pool_lock, flags);
+	if (bio_pool_nr)
+		bio = bio_pool[--bio_pool_nr];
+	spin_unlock_irqrestore(&bio_pool_lock, flags);
+	return bio;
+}
+
+/* Returns false when the pool is full (the bio is then the caller's). */
+static bool bio_pool_put(struct bio *bio)
+{
+	unsigned long flags;
+	bool taken = false;
+
+	spin_lock_irqsave(&bio_pool_lock, flags);
+	if (bio_pool_nr < BIO_POOL_SIZE) {
+		memset(bio, 0, sizeof(*bio) + sizeof(struct bio_vec));
+		bio->bi_from_pool = true;
+		bio_pool[bio_pool_nr++] = bio;
+		taken = true;
+	}
+	spin_unlock_irqrestore(&bio_pool_lock, flags);
+	if (taken)
+		wake_up(&bio_pool_wait);
+	return taken;
+}
+
+static int bio_pool_init(void)
+{
+	while (bio_pool_nr < BIO_POOL_SIZE) {
+		struct bio *bio = kzalloc(sizeof(*bio) + sizeof(struct bio_vec),
+					  GFP_KERNEL);
+
+		if (!bio || !bio_pool_put(bio))
+			return -ENOMEM;
+	}
+	return 0;
+}
+device_initcall(bio_pool_init);
+
+/* A reserved bio for nr_vecs <= 1, waiting for one if the caller may. */
+static struct bio *bio_alloc_reserved(gfp_t gfp)
+{
+	struct bio *bio = bio_pool_get();
+	bool may_wait = (gfp & __GFP_RECLAIM) &&
+			(local_save_flags() & X86_EFLAGS_IF);
+
+	while (!bio && may_wait) {
+		wait_event(bio_pool_wait, READ_ONCE(bio_pool_nr) > 0);
+		bio = bio_pool_get();
+	}
+	if (bio)
+		count_vm_event(BIO_POOL_USED);
+	return bio;
+}
+
 struct bio *bio_alloc(struct block_device *bdev, unsigned short nr_vecs,
 		      enum req_op op, gfp_t gfp)
 {
@@ -95,10 +171,13 @@ struct bio *bio_alloc(struct block_device *bdev, unsigned short nr_vecs,
 
 	if (nr_vecs > BIO_MAX_VECS)
 		nr_vecs = BIO_MAX_VECS;
-	/* Writeback needs bios to free memory: let them use the reserve
-	 * (Linux keeps a mempool of bios for the same reason). */
-	bio = kzalloc(sizeof(*bio) + nr_vecs * sizeof(struct bio_vec),
+	/* Writeback needs bios to free memory: let them use the page
+	 * allocator's reserve first, then our own. */
+	bio = should_fail(&fail_bio_alloc) ? NULL :
+	      kzalloc(sizeof(*bio) + nr_vecs * sizeof(struct bio_vec),
 		      gfp | __GFP_HIGH);
+	if (!bio && nr_vecs <= 1)
+		bio = bio_alloc_reserved(gfp);
 	if (!bio)
 		return NULL;
 	bio->bi_bdev = bdev;
@@ -110,6 +189,8 @@ struct bio *bio_alloc(struct block_device *bdev, unsigned short nr_vecs,
 
 void bio_put(struct bio *bio)
 {
+	if (bio->bi_from_pool && bio_pool_put(bio))
+		return;
 	kfree(bio);
 }
 

@@ -91,7 +91,9 @@ int submit_bh(enum req_op op, struct buffer_head *bh)
 	if (op == REQ_OP_WRITE)
 		clear_buffer_write_io_error(bh);
 	bio = bio_alloc(bh->b_bdev, 1, op, GFP_KERNEL);
-	if (!bio) {
+	if (!bio) {	/* only where we may not wait for the bio reserve */
+		pr_err("buffer: %s: no memory for a bio: block %lu fails\n",
+		       bh->b_bdev->bd_name, (unsigned long)bh->b_blocknr);
 		bh->b_end_io(bh, 0);
 		return -ENOMEM;
 	}

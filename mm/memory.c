@@ -28,6 +28,7 @@
 #include <mm/filemap.h>
 #include <mm/gfp.h>
 #include <mm/rmap.h>
+#include <mm/writeback.h>
 #include <fs/fs.h>
 #include <kernel/errno.h>
 #include <kernel/panic.h>
@@ -156,6 +157,17 @@ static int do_page_mkwrite(struct vm_area_struct *vma, struct page *page,
 	return VM_FAULT_LOCKED;
 }
 
+/*
+ * A store through a shared mapping dirtied a page without write(2)'s
+ * throttle: take part in it here (Linux: fault_dirty_shared_page), or such
+ * stores fill memory with dirty pages that reclaim must then write one by
+ * one. Called with no page locked.
+ */
+static void fault_dirty_shared_page(struct vm_area_struct *vma)
+{
+	balance_dirty_pages_ratelimited(vma->vm_file->f_inode->i_mapping);
+}
+
 /* Does pte still map page? (It may have been zapped while we slept.) */
 static bool pte_maps(pte_t *pte, struct page *page)
 {
@@ -182,7 +194,9 @@ static int do_shared_wp_page(struct vm_area_struct *vma, pte_t *pte,
 			set_page_dirty(page);
 		}
 		unlock_page(page);
-		ret = 0;
+		put_page(page);
+		fault_dirty_shared_page(vma);
+		return 0;
 	}
 	put_page(page);
 	return ret & ~VM_FAULT_NOPAGE;
@@ -272,6 +286,8 @@ static int do_file_fault(struct vm_area_struct *vma, pte_t *pte,
 	page->_mapcount++;
 	*pte = page_to_phys(page) | prot;
 	unlock_page(page);
+	if (write)
+		fault_dirty_shared_page(vma);
 	return ret & VM_FAULT_MAJOR;
 }
 

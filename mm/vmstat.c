@@ -9,6 +9,7 @@ const char *const vm_event_names[NR_VM_EVENTS] = {
 	[PGFAULT_ANON] = "pgfault_anon",
 	[COW_FAULT] = "cow_fault",
 	[MKWRITE] = "mkwrite",
+	[BIO_POOL_USED] = "bio_pool_used",
 	[NR_SYSCALLS_UNKNOWN] = "syscall_enosys",
 	[NR_FORKS] = "nr_forks",
 	[PGPGIN] = "pgpgin",

@@ -48,6 +48,7 @@ struct bio {
 	bio_end_io_t *bi_end_io;
 	void *bi_private;
 	unsigned short bi_vcnt, bi_max_vecs;
+	bool bi_from_pool;	/* fs/block.c's reserve: goes back there */
 	struct list_head bi_list;	/* for the driver's queue */
 	struct bio_vec bi_io_vec[];
 };

@@ -11,6 +11,7 @@ enum vm_event_item {
 	PGFAULT_ANON,	/* demand-zero pages */
 	COW_FAULT,	/* copy-on-write copies */
 	MKWRITE,	/* page_mkwrite calls */
+	BIO_POOL_USED,	/* bios from the block layer's reserve */
 	NR_SYSCALLS_UNKNOWN,	/* ENOSYS returned */
 	NR_FORKS,
 	PGPGIN,		/* KiB read from disks */
