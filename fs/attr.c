@@ -89,6 +89,29 @@ int inode_newsize_ok(const struct inode *inode, loff_t offset)
 }
 /* LAB truncate-new: END */
 
+unsigned int setattr_should_drop_sgid(const struct inode *inode)
+{
+	umode_t mode = inode->i_mode;
+
+	if (!(mode & S_ISGID))
+		return 0;
+	if (mode & S_IXGRP)
+		return ATTR_KILL_SGID;
+	return in_group_p(inode->i_gid) || capable_fsowner() ? 0
+							    : ATTR_KILL_SGID;
+}
+
+unsigned int should_remove_suid(const struct inode *inode)
+{
+	unsigned int kill = 0;
+
+	if (!S_ISREG(inode->i_mode) || capable_fsowner())
+		return 0;
+	if (inode->i_mode & S_ISUID)
+		kill |= ATTR_KILL_SUID;
+	return kill | setattr_should_drop_sgid(inode);
+}
+
 int inode_setattr(struct inode *inode, const struct iattr *attr)
 {
 	unsigned int ia_valid = attr->ia_valid;
@@ -141,14 +164,14 @@ int notify_change(struct dentry *dentry, struct iattr *attr)
 		attr->ia_atime = now;
 	if (!(ia_valid & ATTR_MTIME_SET))
 		attr->ia_mtime = now;
-	/* chown clears set-user-id, and set-group-id when group-executable. */
+	/* The caller decided which set-id bits go (setattr_should_drop_sgid,
+	 * should_remove_suid); they become a mode change here. */
 	if (ia_valid & (ATTR_KILL_SUID | ATTR_KILL_SGID)) {
 		umode_t mode = inode->i_mode, kill = 0;
 
 		if ((ia_valid & ATTR_KILL_SUID) && (mode & S_ISUID))
 			kill |= S_ISUID;
-		if ((ia_valid & ATTR_KILL_SGID) &&
-		    (mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
+		if ((ia_valid & ATTR_KILL_SGID) && (mode & S_ISGID))
 			kill |= S_ISGID;
 		if (kill) {
 			attr->ia_valid |= ATTR_MODE;

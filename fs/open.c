@@ -367,33 +367,10 @@ SYSCALL_DEFINE2(creat, const char __user *, pathname, umode_t, mode)
 /* ---- truncate --------------------------------------------------------- */
 
 /*
- * The set-id bits a change of contents by the current process removes
- * (Linux: should_remove_suid / setattr_should_drop_sgid): set-user-ID
- * always, set-group-ID when group-executable or of a group the caller is
- * not in; nothing for root (CAP_FSETID) or a file that is not regular.
- */
-static umode_t setid_bits_to_drop(const struct inode *inode)
-{
-	umode_t mode = inode->i_mode, kill = 0;
-
-	if (!S_ISREG(mode) || capable_fsowner())
-		return 0;
-	if (mode & S_ISUID)
-		kill |= S_ISUID;
-	if ((mode & S_ISGID) &&
-	    ((mode & S_IXGRP) || !in_group_p(inode->i_gid)))
-		kill |= S_ISGID;
-	return kill;
-}
-
-/*
  * The one truncate below every caller (truncate, ftruncate, O_TRUNC):
  * i_mutex, then notify_change with ATTR_SIZE and the caller's time
- * attributes. Like Linux's, it also drops set-id bits, with ATTR_FORCE
- * (the caller may write the file without owning it). Linux passes
- * ATTR_KILL_SUID/SGID and notify_change turns them into ATTR_MODE; the
- * mode is computed here because pagelab's notify_change drops set-group-ID
- * only with group execute (chown's rule), not for a foreign group.
+ * attributes. Like Linux's, it also drops set-id bits (should_remove_suid),
+ * with ATTR_FORCE: the caller may write the file without owning it.
  */
 int do_truncate(struct dentry *dentry, loff_t length, unsigned int time_attrs,
 		struct file *filp)
@@ -403,7 +380,7 @@ int do_truncate(struct dentry *dentry, loff_t length, unsigned int time_attrs,
 		.ia_valid = ATTR_SIZE | time_attrs,
 		.ia_size = length,
 	};
-	umode_t kill;
+	unsigned int kill;
 	int err;
 
 	if (length < 0)
@@ -414,11 +391,9 @@ int do_truncate(struct dentry *dentry, loff_t length, unsigned int time_attrs,
 	}
 	trace_enter(truncate, inode, "length %ld, i_mutex", (long)length);
 	mutex_lock(&inode->i_mutex);
-	kill = setid_bits_to_drop(inode);
-	if (kill) {
-		newattrs.ia_valid |= ATTR_MODE | ATTR_FORCE;
-		newattrs.ia_mode = inode->i_mode & ~kill;
-	}
+	kill = should_remove_suid(inode);
+	if (kill)
+		newattrs.ia_valid |= kill | ATTR_FORCE;
 	err = notify_change(dentry, &newattrs);
 	mutex_unlock(&inode->i_mutex);
 	trace_exit(truncate, inode, err);
@@ -594,9 +569,11 @@ int chown_common(const struct path *path, uid_t user, gid_t group)
 		newattrs.ia_valid |= ATTR_GID;
 		newattrs.ia_gid = group;
 	}
-	/* A file that changes hands loses its set-id bits. */
+	/* A file that changes hands loses set-user-ID, and set-group-ID when
+	 * setattr_should_drop_sgid says so (Linux's rule since 6.2). */
 	if (!S_ISDIR(inode->i_mode))
-		newattrs.ia_valid |= ATTR_KILL_SUID | ATTR_KILL_SGID;
+		newattrs.ia_valid |= ATTR_KILL_SUID |
+				     setattr_should_drop_sgid(inode);
 	mutex_lock(&inode->i_mutex);
 	err = notify_change(path->dentry, &newattrs);
 	mutex_unlock(&inode->i_mutex);

@@ -576,6 +576,18 @@ int inode_change_ok(const struct inode *inode, struct iattr *attr);
  * changing anything (the new truncate sequence's first step).
  */
 int inode_newsize_ok(const struct inode *inode, loff_t offset);
+/*
+ * Should a change by the current task drop set-group-ID? ATTR_KILL_SGID
+ * when group-executable, or of a group the caller is not in (and it is not
+ * privileged); else 0. (chown asks it; should_remove_suid too.)
+ */
+unsigned int setattr_should_drop_sgid(const struct inode *inode);
+/*
+ * The ATTR_KILL_* bits a change of contents (truncate, write) by the
+ * current task must pass: set-user-ID always, set-group-ID as above;
+ * nothing for a privileged caller or a file that is not regular.
+ */
+unsigned int should_remove_suid(const struct inode *inode);
 /* Apply attr to the in-memory inode (sizes through simple_setsize). */
 int inode_setattr(struct inode *inode, const struct iattr *attr);
 /* Change attributes of dentry's inode; i_mutex held. 0 or -errno. */
