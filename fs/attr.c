@@ -182,6 +182,9 @@ int notify_change(struct dentry *dentry, struct iattr *attr)
 	}
 	if (!attr->ia_valid)
 		return 0;
+	if ((ia_valid & (ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_TIMES_SET)) &&
+	    (IS_IMMUTABLE(inode) || IS_APPEND(inode)))
+		return -EPERM;
 	if (!(ia_valid & ATTR_SIZE))
 		return inode->i_op && inode->i_op->setattr
 			       ? inode->i_op->setattr(dentry, attr)

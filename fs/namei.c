@@ -113,6 +113,8 @@ int inode_permission(struct inode *inode, int mask)
 	if ((mask & MAY_WRITE) && sb_rdonly(inode->i_sb) &&
 	    (S_ISREG(mode) || S_ISDIR(mode) || S_ISLNK(mode)))
 		return -EROFS;
+	if ((mask & MAY_WRITE) && IS_IMMUTABLE(inode))
+		return -EPERM;
 	if (inode->i_op && inode->i_op->permission)
 		return inode->i_op->permission(inode, mask);
 	return generic_permission(inode, mask);

@@ -50,7 +50,8 @@ static int may_delete(struct inode *dir, struct dentry *victim, bool isdir)
 	err = inode_permission(dir, MAY_WRITE | MAY_EXEC);
 	if (err)
 		return err;
-	if (check_sticky(dir, inode))
+	if (check_sticky(dir, inode) || IS_APPEND(dir) || IS_APPEND(inode) ||
+	    IS_IMMUTABLE(inode))
 		return -EPERM;
 	if (isdir) {
 		if (!S_ISDIR(inode->i_mode))
@@ -127,7 +128,8 @@ int vfs_link(struct dentry *old, struct inode *dir, struct dentry *new)
 		return err;
 	if (dir->i_sb != inode->i_sb)
 		return -EXDEV;
-	if (S_ISDIR(inode->i_mode) || !dir->i_op->link)
+	if (S_ISDIR(inode->i_mode) || !dir->i_op->link ||
+	    IS_APPEND(inode) || IS_IMMUTABLE(inode))
 		return -EPERM;
 	mutex_lock(&inode->i_mutex);
 	/* A file unlinked meanwhile (nlink 0) must not come back. */

@@ -143,6 +143,12 @@ static int may_open(const struct path *path, int acc_mode, int flags)
 	if ((S_ISCHR(mode) || S_ISBLK(mode)) &&
 	    (path->mnt->mnt_flags & MNT_NODEV))
 		return -EACCES;
+	/* An append-only file is written only at its end: opened for
+	 * writing only with O_APPEND, and never truncated. */
+	if (IS_APPEND(inode) &&
+	    (((acc_mode & MAY_WRITE) && !(flags & O_APPEND)) ||
+	     (flags & O_TRUNC)))
+		return -EPERM;
 	return inode_permission(inode, acc_mode);
 }
 
@@ -420,8 +426,11 @@ long do_sys_truncate(const char *pathname, loff_t length)
 	err = -EINVAL;
 	if (!S_ISREG(inode->i_mode))
 		goto out;
-	err = inode_permission(inode, MAY_WRITE);
+	err = inode_permission(inode, MAY_WRITE);	/* EPERM: immutable */
 	if (err)
+		goto out;
+	err = -EPERM;
+	if (IS_APPEND(inode))
 		goto out;
 	err = get_write_access(inode);	/* ETXTBSY: being executed */
 	if (err)
@@ -451,9 +460,13 @@ long do_sys_ftruncate(unsigned int fd, loff_t length)
 		goto out;
 	/* Not a regular file, or not open for writing: EINVAL (not EBADF). */
 	err = -EINVAL;
-	if (S_ISREG(file->f_inode->i_mode) && (file->f_mode & FMODE_WRITE))
-		err = do_truncate(file->f_dentry, length,
-				  ATTR_MTIME | ATTR_CTIME, file);
+	if (!S_ISREG(file->f_inode->i_mode) || !(file->f_mode & FMODE_WRITE))
+		goto out;
+	err = -EPERM;	/* opened with O_APPEND, it still cannot be cut */
+	if (IS_APPEND(file->f_inode))
+		goto out;
+	err = do_truncate(file->f_dentry, length, ATTR_MTIME | ATTR_CTIME,
+			  file);
 out:
 	trace_exit(truncate, file->f_inode, err);
 	fput(file);

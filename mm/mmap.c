@@ -254,8 +254,8 @@ static int mmap_file_checks(struct file *file, unsigned long prot,
 	if (!(file->f_mode & FMODE_READ))
 		return -EACCES;
 	if ((flags & MAP_TYPE) != MAP_PRIVATE && (prot & PROT_WRITE) &&
-	    !(file->f_mode & FMODE_WRITE))
-		return -EACCES;
+	    (!(file->f_mode & FMODE_WRITE) || IS_APPEND(file->f_inode)))
+		return -EACCES;	/* stores could land anywhere, not appended */
 	if (pgoff + (len >> PAGE_SHIFT) < pgoff)
 		return -EOVERFLOW;
 	return 0;

@@ -281,6 +281,7 @@ const struct file_operations ext2_dir_operations = {
 	.read_iter = generic_read_dir,
 	.iterate = ext2_readdir,
 	.fsync = ext2_fsync,
+	.unlocked_ioctl = ext2_ioctl,
 };
 
 /* ---- finding, adding and removing names -------------------------------------- */

@@ -232,4 +232,8 @@ extern const struct inode_operations ext2_special_inode_operations;
 extern const struct inode_operations ext2_fast_symlink_inode_operations;
 extern const struct inode_operations ext2_symlink_inode_operations;
 
+/* fs/ext2/ioctl.c: chattr/lsattr flags. */
+void ext2_set_inode_flags(struct inode *inode);
+long ext2_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+
 #endif

@@ -52,6 +52,7 @@ const struct file_operations ext2_file_operations = {
 	.write_iter = generic_file_write_iter,
 	.fsync = ext2_fsync,
 	.mmap = ext2_file_mmap,
+	.unlocked_ioctl = ext2_ioctl,
 };
 
 /* -o truncate=new: notify_change -> ext2_setattr -> ext2_setsize. */

@@ -166,6 +166,7 @@ struct inode *ext2_iget(struct super_block *sb, unsigned long ino)
 	if (why)
 		goto bad;
 	ext2_set_inode_ops(inode);
+	ext2_set_inode_flags(inode);
 	unlock_new_inode(inode);
 	return inode;
 bad:

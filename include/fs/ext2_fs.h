@@ -137,7 +137,11 @@ struct ext2_group_desc {
 #define EXT2_N_BLOCKS 15
 
 /* i_flags we look at. */
+#define EXT2_IMMUTABLE_FL 0x00000010	/* chattr +i: no change at all */
+#define EXT2_APPEND_FL 0x00000020	/* chattr +a: writes only append */
 #define EXT2_INDEX_FL 0x00001000	/* hashed-indexed directory */
+#define EXT2_FL_USER_VISIBLE 0x0004BDFF	/* what lsattr may see */
+#define EXT2_FL_USER_MODIFIABLE 0x000380FF	/* what chattr may change */
 
 /* The first 128 bytes of every on-disk inode (the rest, in larger
  * inodes, belongs to ext3/ext4 and is kept as it is). */

@@ -353,6 +353,12 @@ struct inode_operations {
 	int new_truncate;
 };
 
+/* inode->i_flags: what the file system says about a file (ext2: chattr). */
+#define S_APPEND 4	/* writes only at the end; no truncate, rename, unlink */
+#define S_IMMUTABLE 8	/* no change at all, not even a new name */
+#define IS_APPEND(inode) ((inode)->i_flags & S_APPEND)
+#define IS_IMMUTABLE(inode) ((inode)->i_flags & S_IMMUTABLE)
+
 struct inode {
 	unsigned long i_ino;
 	umode_t i_mode;
@@ -365,7 +371,7 @@ struct inode {
 	unsigned int i_blkbits;
 	struct timespec64 i_atime, i_mtime, i_ctime;
 	unsigned long i_state;	/* I_* */
-	unsigned long i_flags;	/* S_* inode flags, unused yet */
+	unsigned long i_flags;	/* S_APPEND, S_IMMUTABLE (from the fs) */
 	int i_count;	/* references: dentries, open files, iget callers */
 	int i_writecount;	/* >0: open for write; <0: deny_write_access */
 	struct mutex i_mutex;

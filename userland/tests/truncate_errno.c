@@ -50,6 +50,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -1064,6 +1065,72 @@ static int rofs(const char *path)
 	return done_testing();
 }
 
+/* chattr's flags (Linux's <linux/fs.h>, which musl does not ship). */
+#define FS_IOC_GETFLAGS 0x80086601
+#define FS_IOC_SETFLAGS 0x40086602
+#define FS_IMMUTABLE_FL 0x00000010
+#define FS_APPEND_FL 0x00000020
+
+/* chattr +flag / -flag on path: 0, or -1 with errno. */
+static int set_inode_flag(const char *path, int flag, int on)
+{
+	int fd = open(path, O_RDONLY), flags = 0, r = -1;
+
+	if (fd < 0)
+		return -1;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
+		flags = on ? flags | flag : flags & ~flag;
+		r = ioctl(fd, FS_IOC_SETFLAGS, &flags);
+	}
+	close(fd);
+	return r;
+}
+
+/* Append-only ('a') and immutable ('i') files refuse to be cut: EPERM.
+ * The flags are always cleared again, whatever a check said, so that the
+ * test directory can be removed. */
+static void test_append_immutable(void)
+{
+	int fd;
+
+	make_file("a_only", 0644, 100);
+	if (set_inode_flag("a_only", FS_APPEND_FL, 1) < 0) {
+		skip(strerror(errno), "EPERM for append-only and immutable "
+		     "files (FS_IOC_SETFLAGS)");
+		unlink("a_only");
+		return;
+	}
+	is_errno(sys_truncate("a_only", 10), EPERM,
+		 "truncate of an append-only file: EPERM");
+	fd = open("a_only", O_WRONLY | O_APPEND);
+	ok(fd >= 0, "open O_WRONLY|O_APPEND of an append-only file works");
+	is_errno(sys_ftruncate(fd, 10), EPERM,
+		 "ftruncate of it through that O_APPEND fd: EPERM");
+	if (fd >= 0)
+		close(fd);
+	is_errno(open("a_only", O_WRONLY), EPERM,
+		 "open O_WRONLY without O_APPEND: EPERM");
+	is_errno(open("a_only", O_WRONLY | O_APPEND | O_TRUNC), EPERM,
+		 "open O_APPEND|O_TRUNC: EPERM");
+	is_errno(unlink("a_only"), EPERM, "unlink of an append-only file: EPERM");
+	set_inode_flag("a_only", FS_APPEND_FL, 0);
+	unlink("a_only");
+
+	make_file("i_only", 0644, 100);
+	ok(set_inode_flag("i_only", FS_IMMUTABLE_FL, 1) == 0,
+	   "chattr +i on a file");
+	is_errno(sys_truncate("i_only", 10), EPERM,
+		 "truncate of an immutable file: EPERM");
+	is_errno(open("i_only", O_WRONLY), EPERM,
+		 "open O_WRONLY of an immutable file: EPERM");
+	is_errno(open("i_only", O_RDONLY | O_TRUNC), EPERM,
+		 "open O_RDONLY|O_TRUNC of an immutable file: EPERM");
+	is_errno(chmod("i_only", 0600), EPERM, "chmod of it: EPERM");
+	is_errno(unlink("i_only"), EPERM, "unlink of it: EPERM");
+	set_inode_flag("i_only", FS_IMMUTABLE_FL, 0);
+	is_int(unlink("i_only"), 0, "chattr -i: now it can go");
+}
+
 int main(int argc, char **argv)
 {
 	char dir[] = "truncate_errno.XXXXXX";
@@ -1097,8 +1164,10 @@ int main(int argc, char **argv)
 	test_efbig_maxbytes();
 	test_rlimit_fsize();
 	test_o_trunc();
-	skip("no chattr in pagelab", "EPERM for append-only and immutable "
-				     "files");
+	if (geteuid() == 0)
+		test_append_immutable();
+	else
+		skip("not root", "EPERM for append-only and immutable files");
 
 	chdir("..");
 	remove_tree(dir);
