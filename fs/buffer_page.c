@@ -86,13 +86,21 @@ struct buffer_head *get_page_buffers(struct page *page,
 	return page_buffers(page);
 }
 
+/*
+ * The whole page changed (a store through a mapping): every buffer with a
+ * disk block under it is dirty. A hole stays a hole: only write_begin and
+ * page_mkwrite give it a block (Linux dirties holes too and lets writepage
+ * allocate them; pagelab's writepage allocates nothing, so that a store
+ * page_mkwrite never saw shows up as lost, not quietly mended).
+ */
 bool __set_page_dirty_buffers(struct page *page)
 {
 	if (page_has_buffers(page)) {
 		struct buffer_head *head = page_buffers(page), *bh = head;
 
 		do {
-			set_buffer_dirty(bh);
+			if (buffer_mapped(bh))
+				set_buffer_dirty(bh);
 			bh = bh->b_this_page;
 		} while (bh != head);
 	}
@@ -294,9 +302,23 @@ static void end_buffer_async_write(struct buffer_head *bh, int uptodate)
  * this point loses data without telling anyone. pagelab's rule is that a
  * block is allocated before its buffer is dirtied (write_begin, and
  * page_mkwrite for stores through a mapping), so writeback only looks
- * blocks up; a dirty buffer without a block is data nobody can write, and
- * is reported and dropped: the blocksize < pagesize bug made visible.
+ * blocks up. A hole is never dirtied (__set_page_dirty_buffers), so it
+ * must read zeroes; one that does not holds a store that page_mkwrite
+ * never saw: data nobody can write, reported and dropped (EIO for fsync
+ * and msync). That is the blocksize < pagesize bug made visible.
  */
+
+/* Does bh's part of the page hold anything but zeroes? */
+static bool buffer_has_data(struct buffer_head *bh)
+{
+	const unsigned long *p = (const unsigned long *)bh->b_data;
+
+	for (size_t i = 0; i < bh->b_size / sizeof(*p); i++)
+		if (p[i])
+			return true;
+	return false;
+}
+
 int __block_write_full_page(struct inode *inode, struct page *page,
 			    get_block_t *get_block,
 			    struct writeback_control *wbc)
@@ -321,13 +343,15 @@ int __block_write_full_page(struct inode *inode, struct page *page,
 		if (block >= nr_blocks) {	/* past EOF: never written */
 			clear_buffer_dirty(bh);
 			set_buffer_uptodate(bh);
-		} else if (!buffer_mapped(bh) && buffer_dirty(bh)) {
+		} else if (!buffer_mapped(bh) &&
+			   (buffer_dirty(bh) ||
+			    (PageUptodate(page) && buffer_has_data(bh)))) {
 			int e = get_block(inode, block, bh, 0);
 
 			if (!e && !buffer_mapped(bh)) {
-				pr_warn("buffer: inode %lu: dirty block %lu has "
-					"no disk block; its data is dropped\n",
-					inode->i_ino, block);
+				pr_warn("buffer: inode %lu: block %lu holds data "
+					"but has no disk block; the data is "
+					"dropped\n", inode->i_ino, block);
 				e = -EIO;
 			}
 			if (e) {
