@@ -57,16 +57,25 @@ static void format_tail(char *buf, size_t len, const char *fmt, va_list ap)
 	buf[n + 1] = 0;
 }
 
+/* One "->" or ".." line with the caller's formatted detail. */
+static void trace_vline(struct trace_point_set *set, const char *arrow,
+			const char *fn, const struct inode *inode,
+			const char *fmt, va_list ap)
+{
+	char tail[96];
+
+	format_tail(tail, sizeof(tail) - 1, fmt, ap);
+	trace_line(set, arrow, fn, inode, tail);
+}
+
 void __trace_enter(struct trace_point_set *set, const char *fn,
 		   const struct inode *inode, const char *fmt, ...)
 {
-	char tail[96];
 	va_list ap;
 
 	va_start(ap, fmt);
-	format_tail(tail, sizeof(tail) - 1, fmt, ap);
+	trace_vline(set, "->", fn, inode, fmt, ap);
 	va_end(ap);
-	trace_line(set, "->", fn, inode, tail);
 	current->trace_depth++;
 }
 
@@ -90,13 +99,11 @@ void __trace_exit(struct trace_point_set *set, const char *fn,
 void __trace_note(struct trace_point_set *set, const char *fn,
 		  const struct inode *inode, const char *fmt, ...)
 {
-	char tail[96];
 	va_list ap;
 
 	va_start(ap, fmt);
-	format_tail(tail, sizeof(tail) - 1, fmt, ap);
+	trace_vline(set, "..", fn, inode, fmt, ap);
 	va_end(ap);
-	trace_line(set, "..", fn, inode, tail);
 }
 
 static int trace_show(struct seq_file *m, void *data)

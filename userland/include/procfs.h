@@ -7,6 +7,9 @@
  *                     0, or -1 with a diag line (no such file, not root)
  *   vmstat(name)      the value of "name N" in /proc/vmstat, -1 if absent
  *                     (Linux has no "mkwrite", for instance)
+ *   fs_type_of_cwd(type, len)
+ *                     the type of the file system cwd is on ("ext2",
+ *                     "ramfs", "ext4"...), from /proc/mounts
  *
  * Header-only, like tap.h (which must come first).
  */
@@ -15,6 +18,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -57,6 +62,39 @@ static inline long vmstat(const char *name)
 			return strtol(p + len + 1, NULL, 10);
 	}
 	return -1;
+}
+
+/* The longest mount point in /proc/mounts that is a prefix of cwd wins;
+ * "unknown" if none. */
+static inline void fs_type_of_cwd(char *type, size_t len)
+{
+	char cwd[PATH_MAX], buf[8192], *line, *save;
+	size_t best = 0;
+	int fd = open("/proc/mounts", O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	snprintf(type, len, "unknown");
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0 || !getcwd(cwd, sizeof(cwd)))
+		return;
+	buf[n] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char dev[256], mnt[1024], t[64];
+		size_t m;
+
+		if (sscanf(line, "%255s %1023s %63s", dev, mnt, t) != 3)
+			continue;
+		m = strlen(mnt);
+		if (strncmp(cwd, mnt, m) != 0 ||
+		    (m > 1 && cwd[m] != '/' && cwd[m] != '\0'))
+			continue;
+		if (m >= best) {
+			best = m;
+			snprintf(type, len, "%s", t);
+		}
+	}
 }
 
 #endif

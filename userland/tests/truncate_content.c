@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "procfs.h"
 
 #define EXT2_MAGIC 0xEF53
 #define RAMFS_MAGIC 0x858458f6
@@ -56,38 +57,6 @@ static unsigned char pattern(long off)
 }
 
 /* ---- helpers ------------------------------------------------------------ */
-
-/* The type of the file system cwd is on, from /proc/mounts. */
-static void find_fs_type(void)
-{
-	char cwd[PATH_MAX], buf[8192], *line, *save;
-	size_t best = 0;
-	int fd = open("/proc/mounts", O_RDONLY);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-
-	snprintf(fs_type, sizeof(fs_type), "unknown");
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0 || !getcwd(cwd, sizeof(cwd)))
-		return;
-	buf[n] = '\0';
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char dev[256], mnt[1024], t[64];
-		size_t m;
-
-		if (sscanf(line, "%255s %1023s %63s", dev, mnt, t) != 3)
-			continue;
-		m = strlen(mnt);
-		if (strncmp(cwd, mnt, m) != 0 ||
-		    (m > 1 && cwd[m] != '/' && cwd[m] != '\0'))
-			continue;
-		if (m >= best) {
-			best = m;
-			snprintf(fs_type, sizeof(fs_type), "%s", t);
-		}
-	}
-}
 
 static long blocks_of(int fd)
 {
@@ -149,25 +118,16 @@ static long differs(int fd, long off, long len, int c)
 	return -1;
 }
 
-/* fsync fd, then drop clean caches: 0, or -1 when there is no way to. */
-static int drop_caches(int fd)
+/* fsync fd, then drop clean caches: 0, or -1 when there is no way to
+ * (said once). */
+static int sync_and_drop(int fd)
 {
-	int p;
-
 	fsync(fd);
 	if (!can_drop)
 		return -1;
-	p = open("/proc/sys/vm/drop_caches", O_WRONLY);
-	if (p < 0 || write(p, "1\n", 2) != 2) {
-		diag("cannot write /proc/sys/vm/drop_caches: %s",
-		     strerror(errno));
+	if (drop_caches() < 0)
 		can_drop = 0;
-		if (p >= 0)
-			close(p);
-		return -1;
-	}
-	close(p);
-	return 0;
+	return can_drop ? 0 : -1;
 }
 
 /*
@@ -279,7 +239,7 @@ static void test_shrink_extend(void)
 	is_long(differs(fd, 10000, len - 10000, 0), -1,
 		"bytes 10000..40959 read zero (the partial block and page "
 		"included)");
-	if (drop_caches(fd) == 0) {
+	if (sync_and_drop(fd) == 0) {
 		is_long(differs(fd, 0, 10000, -1), -1,
 			"after drop_caches: bytes 0..9999 are intact");
 		is_long(differs(fd, 10000, len - 10000, 0), -1,
@@ -353,7 +313,7 @@ static void one_page(long cut, int sync_first)
 		"are 0xff", how, cut, cut - 1);
 	is_long(differs(fd, cut, 4096 - cut, 0), -1,
 		"and bytes %ld..4095 read zero", cut);
-	if (drop_caches(fd) == 0) {
+	if (sync_and_drop(fd) == 0) {
 		is_long(differs(fd, 0, cut, 0xff), -1,
 			"after drop_caches: bytes 0..%ld are 0xff", cut - 1);
 		is_long(differs(fd, cut, 4096 - cut, 0), -1,
@@ -429,7 +389,7 @@ static void test_indirect(void)
 	if (counts_blocks)
 		is_long(blocks_of(fd), 24, "12 KiB is 24 sectors, no indirect "
 					   "block");
-	if (drop_caches(fd) == 0)
+	if (sync_and_drop(fd) == 0)
 		is_long(differs(fd, 0, 12 * KiB, -1), -1,
 			"after drop_caches the 12 KiB are still right");
 	else
@@ -486,7 +446,7 @@ int main(void)
 		     strerror(errno));
 		return 1;
 	}
-	find_fs_type();
+	fs_type_of_cwd(fs_type, sizeof(fs_type));
 	statfs(".", &sf);
 	bsize = (long)sf.f_bsize;
 	ramfs = sf.f_type == RAMFS_MAGIC;

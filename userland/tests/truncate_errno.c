@@ -60,6 +60,7 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "procfs.h"
 
 #define EXT2_MAGIC 0xEF53
 #define RAMFS_MAGIC 0x858458f6
@@ -677,39 +678,6 @@ static void test_etxtbsy(int self)
 }
 
 /* ---- 6. EFBIG --------------------------------------------------------------- */
-
-/* The type of the file system cwd is on, from /proc/mounts (the longest
- * mount point that is a prefix of cwd): "ext2", "ext4", "tmpfs", ... */
-static void fs_type_of_cwd(char *type, size_t len)
-{
-	char cwd[PATH_MAX], buf[8192], *line, *save;
-	size_t best = 0;
-	int fd = open("/proc/mounts", O_RDONLY);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-
-	snprintf(type, len, "unknown");
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0 || !getcwd(cwd, sizeof(cwd)))
-		return;
-	buf[n] = '\0';
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char dev[256], mnt[1024], t[64];
-		size_t m;
-
-		if (sscanf(line, "%255s %1023s %63s", dev, mnt, t) != 3)
-			continue;
-		m = strlen(mnt);
-		if (strncmp(cwd, mnt, m) != 0 ||
-		    (m > 1 && cwd[m] != '/' && cwd[m] != '\0'))
-			continue;
-		if (m >= best) {
-			best = m;
-			snprintf(type, len, "%s", t);
-		}
-	}
-}
 
 /* Linux's ext2_max_size (fs/ext2/super.c, since 5.11): the largest file
  * whose data and indirect blocks fit i_blocks' 2^32-1 sectors, capped by
