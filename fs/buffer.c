@@ -410,16 +410,24 @@ static int write_and_release(struct buffer_head **bhs, int n)
 	return err;
 }
 
-int sync_blockdev(struct block_device *bdev)
+/* Write every dirty buffer of bdev, or of mapping, in batches; the first
+ * error. */
+static int write_dirty_buffers(struct block_device *bdev,
+			       struct address_space *mapping)
 {
 	struct buffer_head *bhs[32];
 	int n, err = 0, ret;
 
-	while ((n = grab_dirty(bdev, NULL, bhs, ARRAY_SIZE(bhs)))) {
+	while ((n = grab_dirty(bdev, mapping, bhs, ARRAY_SIZE(bhs)))) {
 		ret = write_and_release(bhs, n);
 		err = err ? err : ret;
 	}
 	return err;
+}
+
+int sync_blockdev(struct block_device *bdev)
+{
+	return write_dirty_buffers(bdev, NULL);
 }
 
 void invalidate_bdev(struct block_device *bdev)
@@ -482,14 +490,7 @@ void mark_buffer_dirty_inode(struct buffer_head *bh, struct inode *inode)
 
 int sync_mapping_buffers(struct address_space *mapping)
 {
-	struct buffer_head *bhs[32];
-	int n, err = 0, ret;
-
-	while ((n = grab_dirty(NULL, mapping, bhs, ARRAY_SIZE(bhs)))) {
-		ret = write_and_release(bhs, n);
-		err = err ? err : ret;
-	}
-	return err;
+	return write_dirty_buffers(NULL, mapping);
 }
 
 void invalidate_inode_buffers(struct inode *inode)

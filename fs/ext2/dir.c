@@ -95,54 +95,13 @@ void ext2_put_page(struct page *page)
 
 /*
  * Page n of the directory, read, checked, referenced (not locked); or
- * ERR_PTR(-EIO/-ENOMEM). Linux's read_mapping_page, which mm/filemap.c
- * does not export yet.
+ * ERR_PTR(-EIO/-ENOMEM).
  */
 static struct page *ext2_get_page(struct inode *dir, unsigned long n)
 {
-	struct address_space *mapping = dir->i_mapping;
-	struct page *page;
-	int err;
+	struct page *page = read_mapping_page(dir->i_mapping, n, NULL);
 
-repeat:
-	page = find_get_page(mapping, n);
-	if (!page) {
-		page = page_cache_alloc(mapping);
-		if (!page)
-			return ERR_PTR(-ENOMEM);
-		err = add_to_page_cache_lru(page, mapping, n, GFP_KERNEL);
-		if (err) {
-			page_cache_release(page);
-			if (err == -EEXIST)
-				goto repeat;
-			return ERR_PTR(err);
-		}
-		goto readpage;	/* new pages come locked */
-	}
-	if (PageUptodate(page))
-		goto check;
-	lock_page(page);
-	if (!page->mapping) {	/* truncated while we waited */
-		unlock_page(page);
-		page_cache_release(page);
-		goto repeat;
-	}
-	if (PageUptodate(page)) {
-		unlock_page(page);
-		goto check;
-	}
-readpage:
-	err = mapping->a_ops->readpage(NULL, page);	/* unlocks it */
-	if (!err) {
-		wait_on_page_locked(page);
-		err = PageUptodate(page) ? 0 : -EIO;
-	}
-	if (err) {
-		page_cache_release(page);
-		return ERR_PTR(err);
-	}
-check:
-	if (!ext2_check_page(dir, page)) {
+	if (!IS_ERR(page) && !ext2_check_page(dir, page)) {
 		page_cache_release(page);
 		return ERR_PTR(-EIO);
 	}

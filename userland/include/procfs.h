@@ -7,6 +7,7 @@
  *                     0, or -1 with a diag line (no such file, not root)
  *   vmstat(name)      the value of "name N" in /proc/vmstat, -1 if absent
  *                     (Linux has no "mkwrite", for instance)
+ *   mem_total_kb()    MemTotal from /proc/meminfo, -1 if unreadable
  *   fs_type_of_cwd(type, len)
  *                     the type of the file system cwd is on ("ext2",
  *                     "ramfs", "ext4"...), from /proc/mounts
@@ -62,6 +63,19 @@ static inline long vmstat(const char *name)
 			return strtol(p + len + 1, NULL, 10);
 	}
 	return -1;
+}
+
+static inline long mem_total_kb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	long kb = -1;
+
+	if (f) {
+		if (fscanf(f, "MemTotal: %ld kB", &kb) != 1)
+			kb = -1;
+		fclose(f);
+	}
+	return kb;
 }
 
 /* The longest mount point in /proc/mounts that is a prefix of cwd wins;

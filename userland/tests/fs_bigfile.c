@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "tap.h"
+#include "procfs.h"
 
 #define CHUNK (256 * 1024)
 #define SEED 0x9e3779b97f4a7c15ULL
@@ -38,29 +39,6 @@ static long long check(const uint64_t *buf, uint64_t off)
 	return -1;
 }
 
-static long mem_total_kb(void)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	long kb = -1;
-
-	if (f) {
-		if (fscanf(f, "MemTotal: %ld kB", &kb) != 1)
-			kb = -1;
-		fclose(f);
-	}
-	return kb;
-}
-
-static int drop_caches(void)
-{
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
-	int ok = fd >= 0 && write(fd, "3", 1) == 1;
-
-	if (fd >= 0)
-		close(fd);
-	return ok;
-}
-
 int main(int argc, char **argv)
 {
 	long long mib = argc > 1 ? atoll(argv[1]) : 96, size = mib << 20;
@@ -81,7 +59,7 @@ int main(int argc, char **argv)
 	is_long(off, size, "wrote all %lld MiB", mib);
 	ok(fsync(fd) == 0 && close(fd) == 0, "fsync and close");
 	sync();
-	if (!drop_caches())
+	if (drop_caches() < 0)
 		diag("page cache not dropped: the read may come from memory");
 	fd = open("bigfile.dat", O_RDONLY);
 	for (off = 0; off < size && bad < 0; off += CHUNK) {

@@ -40,19 +40,6 @@ static uint64_t sum_step(uint64_t sum, uint64_t w)
 	return sum ^ (sum >> 32);
 }
 
-static long mem_total_kb(void)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	long kb = -1;
-
-	if (f) {
-		if (fscanf(f, "MemTotal: %ld kB", &kb) != 1)
-			kb = -1;
-		fclose(f);
-	}
-	return kb;
-}
-
 /* Write size bytes; returns how many were written, *sum their checksum. */
 static long long write_file(int fd, long long size, uint64_t *sum)
 {
