@@ -82,7 +82,8 @@ proc pl_judge {boot stepwhy how code secs} {
 }
 
 # scripts/pagelab-run exits 1 when the machine timed out, panicked or did
-# not power off, or when its scratch disk (vdb) failed e2fsck; it says which
+# not power off, when pages leaked, or when its scratch disk (vdb) failed
+# e2fsck; it says which
 # on the console.  Returns that in run-tests' words, or "" when it said
 # nothing.  After a timeout or panic the disk was never unmounted.
 proc pl_judge_run {} {
@@ -97,6 +98,8 @@ proc pl_judge_run {} {
 	} elseif {[regexp -line {^pagelab-run: (the machine did not.*)$} $c \
 	    -> what]} {
 		set why [string trim $what]
+	} elseif {[regexp -line {^=== PAGES LEAK: (.*)$} $c -> what]} {
+		set why "page leak: [string trim $what]"
 	}
 	if {![regexp -line -indices {^=== E2FSCK complaints:$} $c m]} {
 		return $why
