@@ -10,6 +10,8 @@
 #   make iso        GRUB rescue ISO (build/pagelab.iso); make run-iso boots it
 #   make gdb        boot halted with the gdb stub; attach with gdb -x build/gdbinit
 #   make bench      benchmarks (never part of make test)
+#   make stress     many seeded boots of the stress programs (scripts/stress;
+#                   STRESS_ARGS="--boots 300 --only mmap-1k" to choose)
 #   make deps       install the host tools (apt-get, as root)
 #   make clean
 # Kernel C uses the host gcc with freestanding flags, or $(TOOLPREFIX)gcc when
@@ -51,7 +53,7 @@ UTESTS := $(patsubst userland/tests/%.c,$(B)/userland/tests/%,$(wildcard userlan
 UBENCH := $(patsubst userland/bench/%.c,$(B)/userland/bench/%,$(wildcard userland/bench/*.c))
 USERLAND := $(UBIN) $(USH) $(UTESTS) $(UBENCH)
 
-.PHONY: all kernel userland run run-iso iso test grade lab gdb bench deps clean check-deps
+.PHONY: all kernel userland run run-iso iso test grade lab gdb bench stress deps clean check-deps
 all: kernel userland $(B)/initramfs.cpio
 
 kernel: $(B)/kernel.elf $(B)/kernel.asm $(B)/kernel.sym
@@ -171,6 +173,10 @@ grade: check-deps
 bench: check-deps
 	@$(MAKE) --no-print-directory all
 	scripts/bench
+
+stress: check-deps
+	@$(MAKE) --no-print-directory all
+	scripts/stress $(STRESS_ARGS)
 
 lab:
 	@[ -n "$(LAB)" ] || { echo "usage: make lab LAB=name (labs: $$(ls lab | tr '\n' ' '))"; exit 2; }
