@@ -12,6 +12,7 @@
  * only the owning task changes its mm.
  */
 #include <mm/mmap.h>
+#include <mm/shmem.h>
 #include <mm/gfp.h>
 #include <mm/filemap.h>
 #include <mm/rmap.h>
@@ -261,17 +262,40 @@ static int mmap_file_checks(struct file *file, unsigned long prot,
 	return 0;
 }
 
-/*
- * Shared anonymous memory must stay shared across fork, and a page faulted
- * in after fork would not be: so populate it now. (Linux backs it with a
- * shmem file instead; pagelab does that once file mappings exist.)
- */
-static int populate_shared_anon(struct vm_area_struct *vma)
+/* The VMA maps file from page pgoff: the file system's ->mmap decides
+ * how (vm_ops). Returns its address, or an error with the VMA gone. */
+static unsigned long mmap_file(struct vm_area_struct *vma, struct file *file,
+			       unsigned long pgoff)
 {
-	for (unsigned long a = vma->vm_start; a < vma->vm_end; a += PAGE_SIZE)
-		if (handle_mm_fault(vma, a, FAULT_FLAG_WRITE) & VM_FAULT_ERROR)
-			return -ENOMEM;
-	return 0;
+	int err;
+
+	vma->vm_pgoff = pgoff;
+	vma_set_file(vma, file);
+	err = file->f_op->mmap(file, vma);
+	if (err) {
+		vma_free(vma);
+		return err;
+	}
+	return vma->vm_start;
+}
+
+/*
+ * Shared anonymous memory must stay shared across fork, so its pages
+ * cannot be private anonymous pages: like Linux, map an unlinked file
+ * instead (mm/shmem.c), whose pages come one fault at a time.
+ */
+static unsigned long mmap_shared_anon(struct vm_area_struct *vma)
+{
+	struct file *file = shmem_file_setup(vma->vm_end - vma->vm_start);
+	unsigned long ret;
+
+	if (IS_ERR(file)) {
+		vma_free(vma);
+		return PTR_ERR(file);
+	}
+	ret = mmap_file(vma, file, 0);
+	fput(file);	/* the VMA holds its own reference */
+	return ret;
 }
 
 unsigned long do_mmap(struct file *file, unsigned long addr,
@@ -312,22 +336,10 @@ unsigned long do_mmap(struct file *file, unsigned long addr,
 			 prot_to_vm_flags(prot, flags, file));
 	if (!vma)
 		return -ENOMEM;
-	if (file) {
-		int err;
-
-		vma->vm_pgoff = pgoff;
-		vma_set_file(vma, file);
-		err = file->f_op->mmap(file, vma);
-		if (err) {
-			vma_free(vma);
-			return err;
-		}
-		return addr;
-	}
-	if ((vma->vm_flags & VM_SHARED) && populate_shared_anon(vma)) {
-		do_munmap(mm, addr, len);
-		return -ENOMEM;
-	}
+	if (file)
+		return mmap_file(vma, file, pgoff);
+	if (vma->vm_flags & VM_SHARED)
+		return mmap_shared_anon(vma);
 	return addr;
 }
 
@@ -364,10 +376,14 @@ static void change_protection(struct vm_area_struct *vma)
 	bool cow = !(vma->vm_flags & VM_SHARED);
 
 	for (unsigned long a = vma->vm_start; a < vma->vm_end; a += PAGE_SIZE) {
-		pte_t *pte = lookup_pte(vma->vm_mm->pgd, a, false);
+		pte_t *pte;
 		pte_t prot = vm_page_prot(vma->vm_flags);
 		struct page *page;
 
+		a = next_pte_table(vma->vm_mm->pgd, a, vma->vm_end);
+		if (a >= vma->vm_end)
+			break;
+		pte = lookup_pte(vma->vm_mm->pgd, a, false);
 		if (!pte || !(*pte & _PAGE_PRESENT))
 			continue;
 		page = pfn_to_page((*pte & PTE_ADDR_MASK) >> PAGE_SHIFT);
