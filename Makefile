@@ -177,7 +177,7 @@ bench: check-deps
 	scripts/bench
 
 lab:
-	@[ -n "$(LAB)" ] || { echo "usage: make lab LAB=name (labs: $$(ls lab | tr '\n' ' '))"; exit 2; }
+	@[ -n "$(LAB)" ] || { echo "usage: make lab LAB=name (labs, in course order: $$(grep -v '^#' lab/ORDER | tr '\n' ' '))"; exit 2; }
 	scripts/mklab $(LAB) $(or $(OUT),build/lab-$(LAB))
 
 deps:
