@@ -63,6 +63,7 @@ all: kernel userland $(B)/initramfs.cpio
 kernel: $(B)/kernel.elf $(B)/kernel.asm $(B)/kernel.sym
 
 $(TRACED:%.c=$(B)/%.o): KCFLAGS += $(TRACE_CFLAGS)
+$(TRACED:%.c=$(B)/%.o): Makefile	# TRACED may have changed
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
