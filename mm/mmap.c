@@ -12,6 +12,7 @@
  * only the owning task changes its mm.
  */
 #include <mm/mmap.h>
+#include <mm/overcommit.h>
 #include <mm/shmem.h>
 #include <mm/gfp.h>
 #include <mm/filemap.h>
@@ -56,6 +57,8 @@ static void vma_set_file(struct vm_area_struct *vma, struct file *file)
 
 static void vma_free(struct vm_area_struct *vma)
 {
+	if (vma->vm_flags & VM_ACCOUNT)
+		vm_unacct_memory((vma->vm_end - vma->vm_start) >> PAGE_SHIFT);
 	if (vma->vm_ops && vma->vm_ops->close)
 		vma->vm_ops->close(vma);
 	if (vma->vm_file) {
@@ -262,6 +265,22 @@ static int mmap_file_checks(struct file *file, unsigned long prot,
 	return 0;
 }
 
+/*
+ * Does a new mapping commit memory? Private writable ones may need a copy
+ * of every page, shared anonymous ones a page each; shared file pages
+ * belong to the file. MAP_NORESERVE opts out unless overcommit is 2.
+ */
+static bool needs_account(unsigned long vm_flags, struct file *file,
+			  unsigned long flags)
+{
+	if ((flags & MAP_NORESERVE) &&
+	    sysctl_overcommit_memory != OVERCOMMIT_NEVER)
+		return false;
+	if (vm_flags & VM_SHARED)
+		return !file;
+	return vm_flags & VM_WRITE;
+}
+
 /* The VMA maps file from page pgoff: the file system's ->mmap decides
  * how (vm_ops). Returns its address, or an error with the VMA gone. */
 static unsigned long mmap_file(struct vm_area_struct *vma, struct file *file,
@@ -304,7 +323,7 @@ unsigned long do_mmap(struct file *file, unsigned long addr,
 {
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
-	unsigned long type = flags & MAP_TYPE;
+	unsigned long type = flags & MAP_TYPE, vm_flags;
 
 	if (!len || (type != MAP_PRIVATE && type != MAP_SHARED &&
 		     type != MAP_SHARED_VALIDATE))
@@ -332,10 +351,18 @@ unsigned long do_mmap(struct file *file, unsigned long addr,
 		if (!addr)
 			return -ENOMEM;
 	}
-	vma = vma_create(mm, addr, addr + len,
-			 prot_to_vm_flags(prot, flags, file));
-	if (!vma)
+	vm_flags = prot_to_vm_flags(prot, flags, file);
+	if (needs_account(vm_flags, file, flags)) {
+		if (vm_enough_memory(len >> PAGE_SHIFT))
+			return -ENOMEM;
+		vm_flags |= VM_ACCOUNT;
+	}
+	vma = vma_create(mm, addr, addr + len, vm_flags);
+	if (!vma) {
+		if (vm_flags & VM_ACCOUNT)
+			vm_unacct_memory(len >> PAGE_SHIFT);
 		return -ENOMEM;
+	}
 	if (file)
 		return mmap_file(vma, file, pgoff);
 	if (vma->vm_flags & VM_SHARED)
@@ -422,6 +449,14 @@ SYSCALL_DEFINE3(mprotect, unsigned long, start, size_t, len,
 	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		if (vma->vm_start >= end || vma->vm_end <= start)
 			continue;
+		/* Writable now, so it may need copies of its pages. */
+		if ((prot & PROT_WRITE) &&
+		    !(vma->vm_flags & (VM_SHARED | VM_ACCOUNT))) {
+			if (vm_enough_memory((vma->vm_end - vma->vm_start) >>
+					     PAGE_SHIFT))
+				return -ENOMEM;
+			vma->vm_flags |= VM_ACCOUNT;
+		}
 		vma->vm_flags = (vma->vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC)) |
 				(prot_to_vm_flags(prot, MAP_PRIVATE, NULL) &
 				 (VM_READ | VM_WRITE | VM_EXEC));
@@ -450,10 +485,14 @@ SYSCALL_DEFINE1(brk, unsigned long, newbrk)
 		next = find_vma(mm, old_end);
 		if (next && next->vm_start < new_end)
 			return mm->brk;	/* would run into a mapping */
+		if (vm_enough_memory((new_end - old_end) >> PAGE_SHIFT))
+			return mm->brk;
 		if (!vma_create(mm, old_end, new_end,
 				VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE |
-					VM_MAYEXEC))
+					VM_MAYEXEC | VM_ACCOUNT)) {
+			vm_unacct_memory((new_end - old_end) >> PAGE_SHIFT);
 			return mm->brk;
+		}
 	}
 	mm->brk = newbrk;
 	return newbrk;
@@ -526,9 +565,22 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	if (old->exe_file && !deny_write_access(old->exe_file))
 		mm->exe_file = get_file(old->exe_file);
 	list_for_each_entry(vma, &old->mmap, vm_list) {
-		new = vma_create(mm, vma->vm_start, vma->vm_end, vma->vm_flags);
-		if (!new)
+		unsigned long flags = vma->vm_flags & ~VM_ACCOUNT;
+
+		/* The child's copy commits as much again. */
+		if ((vma->vm_flags & VM_ACCOUNT) &&
+		    !vm_enough_memory((vma->vm_end - vma->vm_start) >>
+				      PAGE_SHIFT))
+			flags |= VM_ACCOUNT;
+		else if (vma->vm_flags & VM_ACCOUNT)
 			goto fail;
+		new = vma_create(mm, vma->vm_start, vma->vm_end, flags);
+		if (!new) {
+			if (flags & VM_ACCOUNT)
+				vm_unacct_memory((vma->vm_end - vma->vm_start)
+						 >> PAGE_SHIFT);
+			goto fail;
+		}
 		if (vma->vm_file)
 			vma_set_file(new, vma->vm_file);
 		new->vm_pgoff = vma->vm_pgoff;
