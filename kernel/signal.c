@@ -386,6 +386,38 @@ SYSCALL_DEFINE0(rt_sigreturn)
 	return regs->rax;
 }
 
+/*
+ * ppoll, pselect6, epoll_pwait: block *umask (if given) for the call.
+ * restore_saved_sigmask_unless() puts the old mask back, except when the
+ * call was interrupted: then the signal is delivered first, under the
+ * call's mask, and do_signal restores it (as rt_sigsuspend does).
+ */
+int set_user_sigmask(const sigset_t __user *umask, size_t sigsetsize)
+{
+	sigset_t mask;
+
+	if (!umask)
+		return 0;
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (copy_from_user(&mask, umask, sizeof(mask)))
+		return -EFAULT;
+	current->signal.saved_mask = current->signal.blocked;
+	current->signal.restore_saved_mask = true;
+	current->signal.blocked = mask & ~UNBLOCKABLE;
+	return 0;
+}
+
+void restore_saved_sigmask_unless(bool interrupted)
+{
+	struct signal_state *s = &current->signal;
+
+	if (interrupted || !s->restore_saved_mask)
+		return;
+	s->blocked = s->saved_mask;
+	s->restore_saved_mask = false;
+}
+
 SYSCALL_DEFINE2(rt_sigsuspend, const sigset_t __user *, set, size_t, size)
 {
 	sigset_t mask;
