@@ -228,6 +228,11 @@ struct kernel_timespec {
 /* There is no RTC driver: the realtime clock starts at this instant. */
 #define REALTIME_EPOCH 1796256000UL	/* 2026-12-03 00:00:00 UTC */
 
+u64 ktime_get_real_ns(void)
+{
+	return REALTIME_EPOCH * NSEC_PER_SEC + ktime_get_ns();
+}
+
 SYSCALL_DEFINE2(clock_gettime, int, which, struct kernel_timespec __user *, tp)
 {
 	u64 ns = ktime_get_ns();
