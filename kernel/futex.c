@@ -152,9 +152,38 @@ static int futex_wait_setup(u32 __user *uaddr, u32 val, struct futex_q *q)
 	return 0;
 }
 
-static long futex_wait(u32 __user *uaddr, bool shared, u32 val,
-		       long timeout, bool timed, u32 bitset)
+/* The timeout in ticks: FUTEX_WAIT's is relative, WAIT_BITSET's an
+ * absolute time on CLOCK_MONOTONIC (or CLOCK_REALTIME); none: no limit. */
+static long futex_timeout(const struct __kernel_timespec *ts, int cmd, int op)
 {
+	struct __kernel_timespec left;
+	u64 now, abs;
+
+	if (!ts)
+		return MAX_SCHEDULE_TIMEOUT;
+	if (cmd == FUTEX_WAIT)
+		return timespec_to_jiffies(ts);
+	now = (op & FUTEX_CLOCK_REALTIME) ? ktime_get_real_ns() : ktime_get_ns();
+	if (ts->tv_sec >= (s64)(MAX_SCHEDULE_TIMEOUT / HZ / 2))
+		return MAX_SCHEDULE_TIMEOUT;
+	abs = ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec;
+	if (abs <= now)
+		return 0;
+	left.tv_sec = (abs - now) / NSEC_PER_SEC;
+	left.tv_nsec = (abs - now) % NSEC_PER_SEC;
+	return timespec_to_jiffies(&left);
+}
+
+/*
+ * Sleep until woken, a signal, or the timeout. An absolute deadline is
+ * checked against its clock once the ticks run out: that clock, not the
+ * tick, says when it has come.
+ */
+static long futex_wait(u32 __user *uaddr, bool shared, u32 val,
+		       const struct __kernel_timespec *ts, int cmd, int op,
+		       u32 bitset)
+{
+	long timeout = futex_timeout(ts, cmd, op);
 	struct futex_q q = { .bitset = bitset };
 	long err;
 
@@ -171,6 +200,8 @@ static long futex_wait(u32 __user *uaddr, bool shared, u32 val,
 	for (;;) {
 		if (list_empty(&q.list))	/* no lock: only wakers empty it */
 			return 0;
+		if (!timeout && ts && cmd != FUTEX_WAIT)
+			timeout = futex_timeout(ts, cmd, op);
 		if (!timeout || signal_pending(current))
 			break;
 		timeout = wait_woken(&q.wait, timeout);
@@ -181,7 +212,7 @@ static long futex_wait(u32 __user *uaddr, bool shared, u32 val,
 		return -ETIMEDOUT;
 	/* A handler that asks for restarts gets one unless a timeout was
 	 * given (Linux restarts those with the time left; here, EINTR). */
-	return timed ? -ERESTARTNOHAND : -ERESTARTSYS;
+	return ts ? -ERESTARTNOHAND : -ERESTARTSYS;
 }
 
 static long futex_wake(u32 __user *uaddr, bool shared, int nr_wake,
@@ -257,29 +288,9 @@ static long futex_requeue(u32 __user *uaddr, bool shared, u32 __user *uaddr2,
 	return ret;
 }
 
-/* The timeout in ticks: FUTEX_WAIT's is relative, WAIT_BITSET's an
- * absolute time on CLOCK_MONOTONIC (or CLOCK_REALTIME). */
-static long futex_timeout(const struct __kernel_timespec *ts, int cmd,
-			  int op)
-{
-	u64 now, abs;
-	struct __kernel_timespec left;
-
-	if (cmd == FUTEX_WAIT)
-		return timespec_to_jiffies(ts);
-	now = (op & FUTEX_CLOCK_REALTIME) ? ktime_get_real_ns() : ktime_get_ns();
-	if (ts->tv_sec >= (s64)(MAX_SCHEDULE_TIMEOUT / HZ / 2))
-		return MAX_SCHEDULE_TIMEOUT;
-	abs = ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec;
-	if (abs <= now)
-		return 0;
-	left.tv_sec = (abs - now) / NSEC_PER_SEC;
-	left.tv_nsec = (abs - now) % NSEC_PER_SEC;
-	return timespec_to_jiffies(&left);
-}
-
-static long do_futex(u32 __user *uaddr, int op, u32 val, long timeout,
-		     bool timed, u32 __user *uaddr2, u32 val2, u32 val3)
+static long do_futex(u32 __user *uaddr, int op, u32 val,
+		     const struct __kernel_timespec *ts, u32 __user *uaddr2,
+		     u32 val2, u32 val3)
 {
 	int cmd = op & FUTEX_CMD_MASK;
 	bool shared = !(op & FUTEX_PRIVATE_FLAG);
@@ -293,7 +304,7 @@ static long do_futex(u32 __user *uaddr, int op, u32 val, long timeout,
 		val3 = FUTEX_BITSET_MATCH_ANY;
 		/* fall through */
 	case FUTEX_WAIT_BITSET:
-		return futex_wait(uaddr, shared, val, timeout, timed, val3);
+		return futex_wait(uaddr, shared, val, ts, cmd, op, val3);
 	case FUTEX_WAKE:
 		val3 = FUTEX_BITSET_MATCH_ANY;
 		/* fall through */
@@ -312,19 +323,18 @@ SYSCALL_DEFINE6(futex, u32 __user *, uaddr, int, op, u32, val,
 		u32 __user *, uaddr2, u32, val3)
 {
 	int cmd = op & FUTEX_CMD_MASK;
-	long timeout = MAX_SCHEDULE_TIMEOUT;
-	struct __kernel_timespec ts;
+	struct __kernel_timespec ts, *tsp = NULL;
 
 	if (utime && (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET)) {
 		if (copy_from_user(&ts, utime, sizeof(ts)))
 			return -EFAULT;
 		if (!timespec_valid(&ts))
 			return -EINVAL;
-		timeout = futex_timeout(&ts, cmd, op);
+		tsp = &ts;
 	}
 	/* The requeue operations pass their second count in utime's place. */
-	return do_futex(uaddr, op, val, timeout, utime != NULL, uaddr2,
-			(u32)(unsigned long)utime, val3);
+	return do_futex(uaddr, op, val, tsp, uaddr2, (u32)(unsigned long)utime,
+			val3);
 }
 
 /* struct robust_list_head: list, futex_offset, list_op_pending. */
