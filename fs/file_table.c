@@ -63,6 +63,7 @@ static void __fput(struct file *file)
 	struct inode *inode = file->f_inode;
 
 	eventpoll_release(file);
+	locks_remove_file(file);
 	if (file->f_op && file->f_op->release)
 		file->f_op->release(inode, file);
 	if ((file->f_mode & FMODE_WRITE) && inode)
