@@ -221,6 +221,18 @@ static void handle_restart(struct pt_regs *regs, struct k_sigaction *ka)
 	regs->vector = 0;	/* decided: don't look at it again */
 }
 
+/* Undo a call's temporary mask (rt_sigsuspend, ppoll...) once no handler
+ * will run under it. */
+static void restore_saved_sigmask(void)
+{
+	struct signal_state *s = &current->signal;
+
+	if (s->restore_saved_mask) {
+		s->blocked = s->saved_mask;
+		s->restore_saved_mask = false;
+	}
+}
+
 static bool sig_kernel_coredump(int sig)
 {
 	return sig == SIGQUIT || sig == SIGILL || sig == SIGTRAP ||
@@ -234,14 +246,18 @@ static void deliver(int sig, siginfo_t *info, struct pt_regs *regs)
 	struct task_struct *t = current;
 	struct k_sigaction *ka = &t->signal.action[sig - 1];
 
+	/* No handler: a restarted call must not start under the mask it
+	 * set for itself, which it would then save as the caller's. */
 	if (ka->handler == SIG_IGN) {
 		handle_restart(regs, NULL);
+		restore_saved_sigmask();
 		return;
 	}
 	if (ka->handler == SIG_DFL) {
 		if (sig_default_ignored(sig) || sig == SIGSTOP ||
 		    sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
 			handle_restart(regs, NULL);
+			restore_saved_sigmask();
 			return;	/* job control stops are not implemented */
 		}
 		if (sig_kernel_coredump(sig) && sig != SIGQUIT)
@@ -281,10 +297,7 @@ static void do_signal(struct pt_regs *regs)
 		return;
 	}
 	handle_restart(regs, NULL);	/* nothing to deliver: restart */
-	if (current->signal.restore_saved_mask) {
-		current->signal.blocked = current->signal.saved_mask;
-		current->signal.restore_saved_mask = false;
-	}
+	restore_saved_sigmask();
 }
 
 /* Last stop before user mode: reschedule and deliver signals. */
@@ -430,12 +443,8 @@ int set_user_sigmask(const sigset_t __user *umask, size_t sigsetsize)
 
 void restore_saved_sigmask_unless(bool interrupted)
 {
-	struct signal_state *s = &current->signal;
-
-	if (interrupted || !s->restore_saved_mask)
-		return;
-	s->blocked = s->saved_mask;
-	s->restore_saved_mask = false;
+	if (!interrupted)
+		restore_saved_sigmask();
 }
 
 SYSCALL_DEFINE2(rt_sigsuspend, const sigset_t __user *, set, size_t, size)

@@ -95,21 +95,21 @@ void init_wait_woken(struct wait_queue_entry *w)
 
 /*
  * Interrupts stay off from the test of WQ_FLAG_WOKEN until the task is
- * asleep: schedule_timeout_interruptible() sets the task's state itself,
- * so a wake-up from an interrupt in between would otherwise be undone.
- * (Other tasks cannot run in between: the kernel is not preemptible.)
+ * asleep: schedule_timeout_interruptible() sets the task's state itself
+ * (we set it too, in case it ever stops doing so), so a wake-up from an
+ * interrupt in between would otherwise be undone. Other tasks cannot run
+ * in between: the kernel is not preemptible.
  */
 long wait_woken(struct wait_queue_entry *w, long timeout)
 {
 	unsigned long flags = local_irq_save();
 
 	if (!(w->flags & WQ_FLAG_WOKEN) && !signal_pending(current)) {
-		if (timeout == MAX_SCHEDULE_TIMEOUT) {
-			current->state = TASK_INTERRUPTIBLE;
+		current->state = TASK_INTERRUPTIBLE;
+		if (timeout == MAX_SCHEDULE_TIMEOUT)
 			schedule();
-		} else if (timeout > 0) {
+		else if (timeout > 0)
 			timeout = schedule_timeout_interruptible(timeout);
-		}
 	}
 	current->state = TASK_RUNNING;
 	w->flags &= ~WQ_FLAG_WOKEN;

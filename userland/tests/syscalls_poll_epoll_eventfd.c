@@ -254,6 +254,22 @@ static void test_ppoll_select(void)
 	is_int(signals, 1, "the handler ran during ppoll");
 	sigprocmask(SIG_SETMASK, NULL, &empty);
 	ok(sigismember(&empty, SIGUSR1), "the old mask is back after ppoll");
+
+	/* A pending signal whose action is to be ignored: ppoll goes on
+	 * (restarted), and the caller's mask must survive the restart. */
+	sigemptyset(&empty);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, NULL);
+	if (fork() == 0)
+		_exit(0);
+	wait(NULL);
+	t0 = ticks();
+	is_int(ppoll(&p, 1, &ts, &empty), 0,
+	       "an ignored SIGCHLD let in by ppoll's mask does not end it");
+	ok(ticks() - t0 >= 4, "it ran its 50 ms (%ld ticks)", ticks() - t0);
+	sigprocmask(SIG_SETMASK, NULL, &empty);
+	ok(sigismember(&empty, SIGUSR1) && sigismember(&empty, SIGCHLD),
+	   "and the caller's mask is back afterwards");
 	sigprocmask(SIG_UNBLOCK, &block, NULL);
 
 	FD_ZERO(&rd);
@@ -452,7 +468,7 @@ int main(void)
 	sa.sa_handler = on_signal;	/* no SA_RESTART: calls fail with EINTR */
 	sigaction(SIGALRM, &sa, NULL);
 	sigaction(SIGUSR1, &sa, NULL);
-	plan(102);
+	plan(105);
 	test_eventfd();
 	test_poll_pipe();
 	test_poll_wait();
