@@ -100,8 +100,8 @@ static ssize_t eventfd_write(struct file *file, struct iov_iter *from,
 	while (!eventfd_add(ctx, n)) {
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
-		err = wait_event_interruptible(ctx->wqh,
-					       ULLONG_MAX - READ_ONCE(ctx->count) > n);
+		err = wait_event_interruptible(
+			ctx->wqh, ULLONG_MAX - READ_ONCE(ctx->count) > n);
 		if (err)
 			return err;
 	}

@@ -140,9 +140,10 @@ static void ep_set_ready(struct eventpoll *ep, struct epitem *epi)
 /* Called by wake_up() on a watched file's queue, maybe in an interrupt. */
 static int ep_poll_callback(struct wait_queue_entry *wait)
 {
-	struct epitem *epi = container_of(wait, struct eppoll_entry, wait)->base;
+	struct eppoll_entry *pwq =
+		container_of(wait, struct eppoll_entry, wait);
 
-	ep_set_ready(epi->ep, epi);
+	ep_set_ready(pwq->base->ep, pwq->base);
 	return 1;
 }
 
@@ -289,7 +290,8 @@ static int ep_send_events(struct eventpoll *ep,
 	list_splice_init(&ep->rdllist, &txlist);
 	spin_unlock_irqrestore(&ep->lock, flags);
 	while (res < maxevents && (epi = ep_pop(ep, &txlist))) {
-		struct epoll_event ev = { ep_item_poll(epi, NULL), epi->event.data };
+		struct epoll_event ev = { ep_item_poll(epi, NULL),
+					  epi->event.data };
 
 		if (!ev.events)
 			continue;	/* not ready after all: drop it */

@@ -111,8 +111,9 @@ static __poll_t do_pollfd(struct pollfd *pfd, poll_table *pt)
 		file = fget(pfd->fd);
 		mask = EPOLLNVAL;
 		if (file) {
-			mask = vfs_poll(file, pt) & ((unsigned short)pfd->events |
-						     EPOLLERR | EPOLLHUP);
+			mask = (unsigned short)pfd->events | EPOLLERR |
+			       EPOLLHUP;
+			mask &= vfs_poll(file, pt);
 			fput(file);
 		}
 	}
@@ -202,7 +203,8 @@ static int get_timespec_timeout(const struct __kernel_timespec __user *uts,
  */
 static void poll_select_finish(void __user *utime, bool timeval, u64 deadline)
 {
-	long left = time_after_jiffies(deadline, jiffies) ? deadline - jiffies : 0;
+	long left = time_after_jiffies(deadline, jiffies) ?
+			    deadline - jiffies : 0;
 	struct __kernel_timespec ts;
 	struct __kernel_old_timeval tv;
 

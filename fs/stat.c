@@ -199,7 +199,8 @@ SYSCALL_DEFINE5(statx, int, dfd, const char __user *, filename,
 	    (flags & ~(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH |
 		       AT_STATX_SYNC_TYPE)))
 		return -EINVAL;
-	name = getname_flags(filename, flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0);
+	name = getname_flags(filename,
+			     flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0);
 	if (IS_ERR(name))
 		return PTR_ERR(name);
 	err = vfs_fstatat(dfd, name, &stat, flags & ~AT_STATX_SYNC_TYPE);

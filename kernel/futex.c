@@ -163,7 +163,8 @@ static long futex_timeout(const struct __kernel_timespec *ts, int cmd, int op)
 		return MAX_SCHEDULE_TIMEOUT;
 	if (cmd == FUTEX_WAIT)
 		return timespec_to_jiffies(ts);
-	now = (op & FUTEX_CLOCK_REALTIME) ? ktime_get_real_ns() : ktime_get_ns();
+	now = (op & FUTEX_CLOCK_REALTIME) ? ktime_get_real_ns()
+					  : ktime_get_ns();
 	if (ts->tv_sec >= (s64)(MAX_SCHEDULE_TIMEOUT / HZ / 2))
 		return MAX_SCHEDULE_TIMEOUT;
 	abs = ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec;
@@ -198,7 +199,8 @@ static long futex_wait(u32 __user *uaddr, bool shared, u32 val,
 	if (err)
 		return err;
 	for (;;) {
-		if (list_empty(&q.list))	/* no lock: only wakers empty it */
+		/* No lock needed: only wakers empty it. */
+		if (list_empty(&q.list))
 			return 0;
 		if (!timeout && ts && cmd != FUTEX_WAIT)
 			timeout = futex_timeout(ts, cmd, op);
@@ -269,7 +271,8 @@ static long futex_requeue(u32 __user *uaddr, bool shared, u32 __user *uaddr2,
 		return -EAGAIN;
 	hb1 = hash_futex(&key1);
 	hb2 = hash_futex(&key2);
-	flags = local_irq_save();	/* both buckets: one CPU, no sleeping */
+	/* Both buckets at once: one CPU, and nothing here sleeps. */
+	flags = local_irq_save();
 	list_for_each_entry_safe(q, next, &hb1->chain, list) {
 		if (!match_futex(&q->key, &key1))
 			continue;

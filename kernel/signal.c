@@ -507,7 +507,8 @@ static int do_sigtimedwait(sigset_t these, siginfo_t *info, long timeout)
 
 SYSCALL_DEFINE4(rt_sigtimedwait, const sigset_t __user *, uthese,
 		siginfo_t __user *, uinfo,
-		const struct __kernel_timespec __user *, uts, size_t, sigsetsize)
+		const struct __kernel_timespec __user *, uts,
+		size_t, sigsetsize)
 {
 	long timeout = MAX_SCHEDULE_TIMEOUT;
 	struct __kernel_timespec ts;

@@ -66,7 +66,7 @@ SYSCALL_DEFINE3(mincore, unsigned long, start, size_t, len,
 		return -EFAULT;
 	tmp = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	if (!tmp)
-		return -EAGAIN;	/* Linux's answer when it has no buffer */
+		return -EAGAIN;	/* Linux's answer to no buffer */
 	while (pages) {
 		n = do_mincore(start, min(pages, PAGE_SIZE), tmp);
 		if (n <= 0)

@@ -63,7 +63,7 @@ static struct vm_area_struct *vma_to_resize(unsigned long addr,
 	if (!vma || vma->vm_start > addr)
 		return ERR_PTR(-EFAULT);
 	if (!old_len && !(vma->vm_flags & VM_MAYSHARE))
-		return ERR_PTR(-EINVAL);	/* a duplicate of private memory */
+		return ERR_PTR(-EINVAL);	/* duplicating private memory */
 	if (old_len > vma->vm_end - addr)
 		return ERR_PTR(-EFAULT);	/* across VMAs */
 	if (vma->vm_pgoff + ((addr - vma->vm_start + new_len) >> PAGE_SHIFT) <
@@ -133,7 +133,8 @@ static unsigned long move_vma(unsigned long old_addr, unsigned long old_len,
 		return -ENOMEM;
 	}
 	if (old_len) {
-		vma->vm_flags &= ~VM_ACCOUNT;	/* new holds its commitment */
+		/* The new VMA has taken over its commitment. */
+		vma->vm_flags &= ~VM_ACCOUNT;
 		do_munmap(mm, old_addr, old_len);
 	}
 	return new_addr;
@@ -148,7 +149,8 @@ static bool vma_expand(struct vm_area_struct *vma, unsigned long delta)
 	if (end < vma->vm_end || end > TASK_SIZE ||
 	    (next && next->vm_start < end))
 		return false;
-	if ((vma->vm_flags & VM_ACCOUNT) && vm_enough_memory(delta >> PAGE_SHIFT))
+	if ((vma->vm_flags & VM_ACCOUNT) &&
+	    vm_enough_memory(delta >> PAGE_SHIFT))
 		return false;
 	vma->vm_end = end;
 	return true;
@@ -205,8 +207,10 @@ SYSCALL_DEFINE5(mremap, unsigned long, addr, unsigned long, old_len,
 	if (flags & MREMAP_FIXED)
 		return mremap_to(addr, old_len, new_addr, new_len);
 	if (old_len >= new_len) {
-		err = old_len > new_len ?
-			      do_munmap(mm, addr + new_len, old_len - new_len) : 0;
+		if (old_len > new_len)
+			err = do_munmap(mm, addr + new_len, old_len - new_len);
+		else
+			err = 0;
 		return err ? err : addr;
 	}
 	vma = vma_to_resize(addr, old_len, new_len);

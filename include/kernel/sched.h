@@ -67,7 +67,7 @@ struct task_struct {
 	struct fpu_state fpu;
 	unsigned long fs_base;	/* arch_prctl(ARCH_SET_FS): TLS */
 	unsigned long clear_child_tid;
-	unsigned long robust_list;	/* set_robust_list: stored, not walked */
+	unsigned long robust_list;	/* set_robust_list: kept, not walked */
 	u64 utime_ticks, stime_ticks;
 	unsigned long nvcsw;	/* times switched out (schedule() calls) */
 	/* Reaped children's CPU time and switches (with their own reaped

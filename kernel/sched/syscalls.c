@@ -42,7 +42,8 @@ SYSCALL_DEFINE3(sched_setaffinity, pid_t, pid, unsigned int, len,
 	unsigned long mask = 0;
 	struct task_struct *t;
 
-	if (copy_from_user(&mask, user_mask_ptr, min((size_t)len, sizeof(mask))))
+	if (copy_from_user(&mask, user_mask_ptr,
+			   min((size_t)len, sizeof(mask))))
 		return -EFAULT;
 	t = find_process(pid);
 	if (!t)
