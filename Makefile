@@ -2,12 +2,16 @@
 #   make            build the kernel, userland, initramfs and images under build/
 #   make run        boot to the console (Ctrl-A X quits QEMU)
 #   make test       build everything and run every test; last line "N passed, N failed"
-#   make grade      points per lab and "Score: X/Y"
+#   make grade      points per list and "Score: X/Y", build/grade/results.json
+#                   (Gradescope) and junit.xml; LAB=name (or the name in
+#                   ./.lab, which a student tree has) grades one lab
 #   make lab LAB=name  the student tree of a lab (build/lab-name): its
 #                   fenced solution code replaced by stubs (lab/*/README.md)
 #   make iso        GRUB rescue ISO (build/pagelab.iso); make run-iso boots it
 #   make gdb        boot halted with the gdb stub; attach with gdb -x build/gdbinit
 #   make bench      benchmarks (never part of make test)
+#   make stress     many seeded boots of the stress programs (scripts/stress;
+#                   STRESS_ARGS="--boots 300 --only mmap-1k" to choose)
 #   make deps       install the host tools (apt-get, as root)
 #   make clean
 # Kernel C uses the host gcc with freestanding flags, or $(TOOLPREFIX)gcc when
@@ -49,7 +53,7 @@ UTESTS := $(patsubst userland/tests/%.c,$(B)/userland/tests/%,$(wildcard userlan
 UBENCH := $(patsubst userland/bench/%.c,$(B)/userland/bench/%,$(wildcard userland/bench/*.c))
 USERLAND := $(UBIN) $(USH) $(UTESTS) $(UBENCH)
 
-.PHONY: all kernel userland run run-iso iso test grade lab gdb bench deps clean check-deps
+.PHONY: all kernel userland run run-iso iso test grade lab gdb bench stress deps clean check-deps
 all: kernel userland $(B)/initramfs.cpio
 
 kernel: $(B)/kernel.elf $(B)/kernel.asm $(B)/kernel.sym
@@ -158,13 +162,21 @@ test: check-deps
 	@$(MAKE) --no-print-directory all iso
 	@scripts/run-tests
 
+# One lab (its list and its grade-also tests) when LAB or ./.lab names it.
 grade: check-deps
 	@$(MAKE) --no-print-directory all iso
-	scripts/run-tests --grade
+	@lab='$(LAB)'; \
+	if [ -z "$$lab" ] && [ -f .lab ]; then lab=$$(tr -d '[:space:]' < .lab); fi; \
+	echo "scripts/run-tests --grade$${lab:+ --lab $$lab}"; \
+	scripts/run-tests --grade $${lab:+--lab "$$lab"}
 
 bench: check-deps
 	@$(MAKE) --no-print-directory all
 	scripts/bench
+
+stress: check-deps
+	@$(MAKE) --no-print-directory all
+	scripts/stress $(STRESS_ARGS)
 
 lab:
 	@[ -n "$(LAB)" ] || { echo "usage: make lab LAB=name (labs: $$(ls lab | tr '\n' ' '))"; exit 2; }

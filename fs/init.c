@@ -32,7 +32,7 @@
  * init_task's limits are inherited by every task. Where nothing has set
  * them yet (all zero), use Linux's defaults for the two the VFS enforces:
  * RLIMIT_FSIZE unlimited (else every write would be EFBIG) and
- * RLIMIT_NOFILE at the fd table size.
+ * RLIMIT_NOFILE 1024, hard 4096.
  */
 static void init_fs_rlimits(void)
 {
@@ -42,8 +42,7 @@ static void init_fs_rlimits(void)
 		r[RLIMIT_FSIZE] = (struct rlimit){ RLIM_INFINITY,
 						   RLIM_INFINITY };
 	if (!r[RLIMIT_NOFILE].rlim_cur && !r[RLIMIT_NOFILE].rlim_max)
-		r[RLIMIT_NOFILE] = (struct rlimit){ NR_OPEN_DEFAULT,
-						    NR_OPEN_DEFAULT };
+		r[RLIMIT_NOFILE] = (struct rlimit){ 1024, 4096 };
 }
 
 static void mount_root(void)
