@@ -14,7 +14,8 @@
  * The window is held open with /proc/fail/delay's page_mkclean point: the
  * child growing the file waits in page_mkclean before any PTE is
  * write-protected, and the parent stores past the old EOF through its
- * still-writable mapping. The store and the growth are concurrent, so the
+ * still-writable mapping (it checks that it did: before the child was
+ * done, and with no page_mkwrite on the way). The store and the growth are concurrent, so the
  * store may be zeroed; it must not be left in a hole: msync and fsync
  * succeed, the byte reads 0 through the mapping and from the disk.
  * Twice: grown by ftruncate, and by a pwrite past the end.
@@ -36,6 +37,7 @@
 #define OLD_SIZE 1124		/* EOF inside the second 1 KiB block */
 #define NEW_SIZE 8192
 #define PAST_EOF 3000		/* same page, third block: no disk block */
+#define WINDOW_MS 2000
 #define EXPIRE "/proc/sys/vm/dirty_expire_centisecs"
 
 static void sleep_ms(int ms)
@@ -43,6 +45,14 @@ static void sleep_ms(int ms)
 	struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
 
 	nanosleep(&t, NULL);
+}
+
+static long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000L + t.tv_nsec / 1000000;
 }
 
 /* Read (into old, if given) and write a /proc value; -1 on failure. */
@@ -66,7 +76,8 @@ static void run(const char *name, int by_write)
 	char buf[OLD_SIZE], *back = calloc(1, NEW_SIZE);
 	volatile char *m;
 	int fd = open(name, O_RDWR | O_CREAT | O_TRUNC, 0644), status = -1;
-	long bad = -1;
+	long bad = -1, stored, done = -1, mkwrites;
+	int times[2], i;
 	pid_t pid;
 
 	memset(buf, 'a', sizeof(buf));
@@ -76,23 +87,37 @@ static void run(const char *name, int by_write)
 	if (!ok(m != MAP_FAILED, "%s: map its first page shared", name))
 		return;
 	m[0] = 'b';	/* page_mkwrite: blocks up to EOF, the PTE writable */
-	fail_delay("page_mkclean", 2000, 1);
+	if (pipe(times))
+		times[0] = times[1] = -1;
+	fail_delay("page_mkclean", WINDOW_MS, 1);
 	pid = fork();
 	if (pid == 0) {
 		int r = by_write ? pwrite(fd, "e", 1, NEW_SIZE - 1) != 1
 				 : ftruncate(fd, NEW_SIZE) != 0;
-		_exit(r);
+
+		done = now_ms();
+		_exit(r || write(times[1], &done, sizeof(done)) != sizeof(done));
 	}
-	for (int i = 0; i < 2000; i++) {
-		if (fail_delay_taken("page_mkclean") == 1)
-			break;
+	for (i = 0; i < 2000 && fail_delay_taken("page_mkclean") != 1; i++)
 		sleep_ms(5);
-	}
+	mkwrites = vmstat("mkwrite");
+	stored = now_ms();
 	m[PAST_EOF] = 'X';
-	diag("%s: stored 'X' at byte %d while the file grew", name, PAST_EOF);
+	mkwrites = vmstat("mkwrite") - mkwrites;
 	waitpid(pid, &status, 0);
+	if (read(times[0], &done, sizeof(done)) != sizeof(done))
+		done = -1;
+	close(times[0]);
+	close(times[1]);
 	is_int(status, 0, "%s: the child grew the file to %d bytes by %s",
 	       name, NEW_SIZE, by_write ? "pwrite" : "ftruncate");
+	/* The window: the child was held in page_mkclean (the console
+	 * names the holder), the store came before it went on, and the
+	 * PTE was still writable then (no page_mkwrite). */
+	ok(i < 2000 && done >= 0 && stored < done && mkwrites == 0,
+	   "%s: 'X' stored at byte %d while the growth was held, through the "
+	   "still-writable PTE (%ld ms before the growth was done, %ld "
+	   "page_mkwrite)", name, PAST_EOF, done - stored, mkwrites);
 	is_int(m[PAST_EOF], 0, "%s: byte %d reads 0 through the mapping",
 	       name, PAST_EOF);
 	is_int(msync((void *)m, 4096, MS_SYNC), 0, "%s: msync(MS_SYNC)", name);
@@ -121,7 +146,7 @@ int main(void)
 		skip("no /proc/fail/delay", "a store while the file grows");
 		return done_testing();
 	}
-	plan(18);
+	plan(20);
 	if (swap_proc(EXPIRE, "360000\n", expire, sizeof(expire)))
 		diag("could not raise %s", EXPIRE);
 	run("zero_race.dat", 0);

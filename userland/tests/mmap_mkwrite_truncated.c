@@ -9,7 +9,8 @@
  * retried, rather than allocate blocks for a page that is no longer the
  * file's. The window is held open with /proc/fail/delay's
  * mkwrite_before_lock point: the parent's store waits there while a child
- * truncates the file.
+ * truncates the file (the child tells when it was done: inside the
+ * window, or the run proves nothing and says so).
  *
  *   shrink   12288 -> 100 bytes while the store into page 1 is held:
  *            the store gets SIGBUS (its page is past EOF now), no block
@@ -50,20 +51,37 @@ static void sleep_ms(int ms)
 	nanosleep(&t, NULL);
 }
 
-/* The child: once the parent's store is held (or at once without the
- * delay), shrink the file, and grow it again if regrow. */
-static int child_truncate(int fd, int regrow)
+static long now_ms(void)
 {
-	for (int i = 0; have_delay && i < 2000; i++) {
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000L + t.tv_nsec / 1000000;
+}
+
+/*
+ * The child: once the parent's store is held (or at once without the
+ * delay), shrink the file, and grow it again if regrow; then send the
+ * time it finished down out. Exit status 2: the store was never held.
+ */
+static int child_truncate(int fd, int regrow, int out)
+{
+	long done;
+	int i;
+
+	for (i = 0; have_delay && i < 2000; i++) {
 		if (fail_delay_taken("mkwrite_before_lock") == 1)
 			break;
 		sleep_ms(5);
 	}
+	if (have_delay && i == 2000)
+		return 2;
 	if (ftruncate(fd, SMALL) || (regrow && ftruncate(fd, SIZE)))
 		return 1;
+	done = now_ms();
 	diag("child: truncated to %d bytes%s", SMALL,
 	     regrow ? " and grown back" : "");
-	return 0;
+	return write(out, &done, sizeof(done)) == sizeof(done) ? 0 : 1;
 }
 
 static long blocks_of(long bytes)
@@ -85,7 +103,8 @@ static void run(const char *name, int regrow)
 {
 	char *buf = malloc(SIZE), *m;
 	int fd = open(name, O_RDWR | O_CREAT | O_TRUNC, 0644), status = -1;
-	long want_blocks, store_at = ps + 10;
+	long want_blocks, store_at = ps + 10, began, done = -1;
+	int times[2];
 	struct stat st;
 	struct fault f;
 	pid_t pid;
@@ -100,17 +119,33 @@ static void run(const char *name, int regrow)
 		"%s: map it MAP_SHARED and read page 1 (mapped read-only)",
 		name))
 		return;
+	if (pipe(times))
+		times[0] = times[1] = -1;
 	if (have_delay)
 		fail_delay("mkwrite_before_lock", WINDOW_MS, 1);
 	pid = fork();
 	if (pid == 0)
-		_exit(child_truncate(fd, regrow));
+		_exit(child_truncate(fd, regrow, times[1]));
 	if (!have_delay)
 		waitpid(pid, &status, 0);
+	began = now_ms();
 	probe_store(m + store_at, &f);
 	if (have_delay)
 		waitpid(pid, &status, 0);
+	if (read(times[0], &done, sizeof(done)) != sizeof(done))
+		done = -1;
+	close(times[0]);
+	close(times[1]);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
+		diag("%s: the store never reached mkwrite_before_lock", name);
 	is_int(status, 0, "%s: the child truncated the file", name);
+	if (have_delay)
+		ok(done >= 0 && done - began < WINDOW_MS,
+		   "%s: it was done %ld ms after the store began, inside the "
+		   "%d ms the store was held", name, done - began, WINDOW_MS);
+	else
+		skip("no /proc/fail/delay", "%s: the child truncated while the "
+		     "store was held", name);
 	if (regrow)
 		is_int(f.signo, 0, "%s: the store into page 1 goes through: "
 				   "page 1 is in the file again", name);
@@ -150,7 +185,7 @@ int main(void)
 		diag("no /proc/fail/delay: the child truncates before the "
 		     "store");
 	fault_install();
-	plan(18);
+	plan(20);
 	run("mkwrite_shrunk.dat", 0);
 	run("mkwrite_regrown.dat", 1);
 	return done_testing();
