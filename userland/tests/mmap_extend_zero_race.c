@@ -37,7 +37,7 @@
 #define OLD_SIZE 1124		/* EOF inside the second 1 KiB block */
 #define NEW_SIZE 8192
 #define PAST_EOF 3000		/* same page, third block: no disk block */
-#define WINDOW_MS 2000
+#define WINDOW_MS 3000
 #define EXPIRE "/proc/sys/vm/dirty_expire_centisecs"
 
 static void sleep_ms(int ms)
