@@ -54,7 +54,7 @@ KSRC_C := $(shell find kernel mm lib fs -name '*.c' 2>/dev/null | sort)
 KSRC_S := $(shell find kernel mm lib fs -name '*.S' ! -name '*.ld.S' 2>/dev/null | sort)
 KOBJS := $(KSRC_C:%.c=$(B)/%.o) $(KSRC_S:%.S=$(B)/%.o)
 
-UCFLAGS := -static -O2 -g -ffile-prefix-map=$(CURDIR)=. -Wall -Wextra -Werror -std=gnu11 -Iuserland/include
+UCFLAGS := -static -O2 -g -ffile-prefix-map=$(CURDIR)=. -Wall -Wextra -Werror -std=gnu11 -Iuserland/include -idirafter include
 UBIN := $(patsubst userland/bin/%.c,$(B)/userland/bin/%,$(wildcard userland/bin/*.c))
 USH := $(if $(wildcard userland/sh/*.c),$(B)/userland/bin/sh)
 UTESTS := $(patsubst userland/tests/%.c,$(B)/userland/tests/%,$(wildcard userland/tests/*.c))
@@ -124,7 +124,7 @@ $(B)/userland/bin/sh: $(wildcard userland/sh/*.c userland/sh/*.h userland/includ
 	@echo "  MUSLCC  $@"
 	$(Q)$(MUSLCC) $(UCFLAGS) -o $@ $(filter %.c,$^)
 
-$(B)/userland/bin/%: userland/bin/%.c $(wildcard userland/include/*.h)
+$(B)/userland/bin/%: userland/bin/%.c $(wildcard userland/include/*.h include/pagelab/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  MUSLCC  $@"
 	$(Q)$(MUSLCC) $(UCFLAGS) -o $@ $<
