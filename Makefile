@@ -1,6 +1,7 @@
 # pagelab: one entry point.
 #   make            build the kernel, userland, initramfs and images under build/
-#   make run        boot to the console (Ctrl-A X quits QEMU)
+#   make run        boot to the console (Ctrl-A X quits QEMU), build/disk.img
+#                   on /mnt (BLOCKSIZE=, TRUNCATE=old|new, FRESH=1)
 #   make test       build everything and run every test; last line "N passed, N failed"
 #   make grade      points per list and "Score: X/Y", build/grade/results.json
 #                   (Gradescope) and junit.xml; LAB=name (or the name in
@@ -157,9 +158,17 @@ iso: $(B)/pagelab.iso
 check-deps:
 	@scripts/deps
 
+# make run boots with build/disk.img on /mnt (scripts/mkdisk makes it the
+# first time): BLOCKSIZE=1024|2048|4096 for a new one, FRESH=1 to start
+# again, TRUNCATE=old|new for the mount's truncate sequence.
+BLOCKSIZE ?= 1024
+TRUNCATE ?= new
+DISK ?= $(B)/disk.img
 run: check-deps
 	@$(MAKE) --no-print-directory all
-	scripts/qemu
+	@scripts/mkdisk $(DISK) $(BLOCKSIZE) $(if $(FRESH),fresh)
+	scripts/qemu --disk $(DISK) -- pagelab.disk=/dev/vda \
+		pagelab.disk_opts=truncate=$(TRUNCATE)
 
 run-iso: check-deps
 	@$(MAKE) --no-print-directory all iso
