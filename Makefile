@@ -11,6 +11,7 @@
 #   make iso        GRUB rescue ISO (build/pagelab.iso); make run-iso boots it
 #   make gdb        boot halted with the gdb stub; attach with gdb -x build/gdbinit
 #   make bench      benchmarks (never part of make test)
+#   make dist       build/pagelab-VERSION.tar.gz (works without git)
 #   make stress     many seeded boots of the stress programs (scripts/stress;
 #                   STRESS_ARGS="--boots 300 --only mmap-1k" to choose)
 #   make deps       install the host tools (apt-get, as root)
@@ -62,7 +63,7 @@ UTESTS := $(patsubst userland/tests/%.c,$(B)/userland/tests/%,$(wildcard userlan
 UBENCH := $(patsubst userland/bench/%.c,$(B)/userland/bench/%,$(wildcard userland/bench/*.c))
 USERLAND := $(UBIN) $(USH) $(UTESTS) $(UBENCH)
 
-.PHONY: all kernel userland run run-iso iso test grade lab gdb bench stress deps clean check-deps
+.PHONY: all kernel userland run run-iso iso test grade lab gdb bench stress dist deps clean check-deps
 all: kernel userland $(B)/initramfs.cpio
 
 kernel: $(B)/kernel.elf $(B)/kernel.asm $(B)/kernel.sym
@@ -193,6 +194,11 @@ grade: check-deps
 bench: check-deps
 	@$(MAKE) --no-print-directory all
 	scripts/bench
+
+# make dist: build/pagelab-VERSION.tar.gz, the committed tree, which
+# builds, tests and makes labs without git.
+dist:
+	@scripts/mkdist $(B)/pagelab-$$(sed -n 's/^#define PAGELAB_VERSION "\(.*\)"/\1/p' include/kernel/version.h).tar.gz
 
 stress: check-deps
 	@$(MAKE) --no-print-directory all
