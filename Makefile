@@ -2,7 +2,9 @@
 #   make            build the kernel, userland, initramfs and images under build/
 #   make run        boot to the console (Ctrl-A X quits QEMU)
 #   make test       build everything and run every test; last line "N passed, N failed"
-#   make grade      points per lab and "Score: X/Y"
+#   make grade      points per list and "Score: X/Y", build/grade/results.json
+#                   (Gradescope) and junit.xml; LAB=name (or the name in
+#                   ./.lab, which a student tree has) grades one lab
 #   make lab LAB=name  the student tree of a lab (build/lab-name): its
 #                   fenced solution code replaced by stubs (lab/*/README.md)
 #   make iso        GRUB rescue ISO (build/pagelab.iso); make run-iso boots it
@@ -158,9 +160,13 @@ test: check-deps
 	@$(MAKE) --no-print-directory all iso
 	@scripts/run-tests
 
+# One lab (its list and its grade-also tests) when LAB or ./.lab names it.
 grade: check-deps
 	@$(MAKE) --no-print-directory all iso
-	scripts/run-tests --grade
+	@lab='$(LAB)'; \
+	if [ -z "$$lab" ] && [ -f .lab ]; then lab=$$(tr -d '[:space:]' < .lab); fi; \
+	echo "scripts/run-tests --grade$${lab:+ --lab $$lab}"; \
+	scripts/run-tests --grade $${lab:+--lab "$$lab"}
 
 bench: check-deps
 	@$(MAKE) --no-print-directory all

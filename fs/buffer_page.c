@@ -306,6 +306,13 @@ static void end_buffer_async_write(struct buffer_head *bh, int uptodate)
  * must read zeroes; one that does not holds a store that page_mkwrite
  * never saw: data nobody can write, reported and dropped (EIO for fsync
  * and msync). That is the blocksize < pagesize bug made visible.
+ *
+ * One moment looks the same and is not a loss: i_size has just grown past
+ * such a hole, and pagecache_isize_extended has not yet zeroed what a
+ * mapping stored there while it was past EOF. Every size change holds
+ * i_mutex from i_size_write until that zeroing is done, so while i_mutex
+ * is held the verdict waits: the page stays dirty and the next writeback
+ * decides. (Linux's writepage allocates a block there instead.)
  */
 
 /* Does bh's part of the page hold anything but zeroes? */
@@ -329,6 +336,7 @@ int __block_write_full_page(struct inode *inode, struct page *page,
 	struct address_space *mapping = page->mapping;
 	struct buffer_head *head, *bh, *next;
 	int err = 0, nr = 0;
+	bool undecided = false;
 
 	if (!page_has_buffers(page) &&
 	    create_empty_buffers(page, blocksize,
@@ -348,7 +356,10 @@ int __block_write_full_page(struct inode *inode, struct page *page,
 			    (PageUptodate(page) && buffer_has_data(bh)))) {
 			int e = get_block(inode, block, bh, 0);
 
-			if (!e && !buffer_mapped(bh)) {
+			if (!e && !buffer_mapped(bh) &&
+			    mutex_is_locked(&inode->i_mutex)) {
+				undecided = true;	/* see above */
+			} else if (!e && !buffer_mapped(bh)) {
 				pr_warn("buffer: inode %lu: block %lu holds data "
 					"but has no disk block; the data is "
 					"dropped\n", inode->i_ino, block);
@@ -372,6 +383,8 @@ int __block_write_full_page(struct inode *inode, struct page *page,
 			}
 		}
 	} while ((bh = bh->b_this_page) != head);
+	if (undecided)
+		__set_page_dirty_nobuffers(page);
 	BUG_ON(PageWriteback(page));
 	set_page_writeback(page);
 	unlock_page(page);

@@ -20,6 +20,7 @@
  */
 #include <fs/buffer_head.h>
 #include <kernel/errno.h>
+#include <kernel/fail_delay.h>
 #include <kernel/panic.h>
 #include <kernel/string.h>
 #include <mm/filemap.h>
@@ -320,6 +321,7 @@ int block_truncate_page(struct address_space *mapping, loff_t from,
 	if (PageUptodate(page))
 		set_buffer_uptodate(bh);
 	if (!buffer_uptodate(bh)) {
+		fail_delay(FD_BLOCK_TRUNCATE_READ);
 		lock_buffer(bh);
 		err = bh_submit_read(bh);
 		if (err)

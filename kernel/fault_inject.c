@@ -4,6 +4,7 @@
  * single error travel up, not to break everything after it.
  */
 #include <kernel/fault_inject.h>
+#include <kernel/fail_delay.h>
 #include <kernel/errno.h>
 #include <kernel/init.h>
 #include <kernel/panic.h>
@@ -81,6 +82,7 @@ static int fault_inject_init(void)
 		proc_create_rw_data(name, 0644, fault_show, fault_write,
 				    all_attrs[i]);
 	}
+	fail_delay_proc_init();
 	return 0;
 }
 device_initcall(fault_inject_init);

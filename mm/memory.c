@@ -24,6 +24,7 @@
  * unmap_mapping_range() removes the PTEs of a file range from every
  * process that maps it (truncation).
  */
+#include <kernel/fail_delay.h>
 #include <mm/mmap.h>
 #include <mm/filemap.h>
 #include <mm/gfp.h>
@@ -33,7 +34,9 @@
 #include <kernel/errno.h>
 #include <kernel/panic.h>
 #include <kernel/sched.h>
+#include <kernel/printk.h>
 #include <kernel/string.h>
+#include <kernel/time.h>
 #include <kernel/vmstat.h>
 #include <asm/processor.h>
 
@@ -143,6 +146,7 @@ static int do_page_mkwrite(struct vm_area_struct *vma, struct page *page,
 
 	if (vma->vm_ops && vma->vm_ops->page_mkwrite) {
 		count_vm_event(MKWRITE);
+		fail_delay(FD_MKWRITE_BEFORE_LOCK);
 		ret = vma->vm_ops->page_mkwrite(&vmf);
 		if (ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE))
 			return ret;
@@ -175,6 +179,38 @@ static bool pte_maps(pte_t *pte, struct page *page)
 }
 
 /*
+ * page_mkwrite found the page gone from the file (truncated), yet our PTE
+ * maps it: retrying the store would fault the same way forever. Truncation
+ * unmaps a page before it drops it, and again afterwards, all under
+ * i_mutex. So while i_mutex is held the second unmap may still be on its
+ * way: let it run. Once i_mutex is free, a PTE that still maps the page
+ * is a kernel bug (a truncate that did not unmap), and we say so at once
+ * instead of livelocking the process.
+ */
+static void check_stale_pte(struct vm_area_struct *vma, pte_t *pte,
+			    struct page *page, unsigned long address)
+{
+	struct inode *inode = vma->vm_file->f_inode;
+
+	if (page->mapping)
+		return;
+	if (mutex_is_locked(&inode->i_mutex)) {
+		schedule_timeout_interruptible(1);
+		return;
+	}
+	if (!pte_maps(pte, page))
+		return;
+	pr_emerg("BUG: page fault on a page truncated from the file is still "
+		 "mapped: did truncate unmap it?\n");
+	pr_emerg("BUG: %s[%d] stores at %#lx: file page %lu of inode %lu "
+		 "(i_size %ld) left the page cache, but this PTE still maps "
+		 "it (mapcount %d)\n", current->comm, current->pid, address,
+		 page->index, inode->i_ino, (long)i_size_read(inode),
+		 page->_mapcount + 1);
+	panic("stale PTE of a truncated page at %#lx", address);
+}
+
+/*
  * A store to a clean shared file page mapped read-only: page_mkwrite,
  * then the PTE becomes writable and the page dirty, under the page lock
  * so that writeback (which write-protects under it) cannot slip between.
@@ -198,6 +234,8 @@ static int do_shared_wp_page(struct vm_area_struct *vma, pte_t *pte,
 		fault_dirty_shared_page(vma);
 		return 0;
 	}
+	if (ret & VM_FAULT_NOPAGE)
+		check_stale_pte(vma, pte, page, address);
 	put_page(page);
 	return ret & ~VM_FAULT_NOPAGE;
 }
@@ -262,6 +300,7 @@ static int do_file_fault(struct vm_area_struct *vma, pte_t *pte,
 	if (ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE | VM_FAULT_RETRY))
 		return ret & ~(VM_FAULT_NOPAGE | VM_FAULT_RETRY);
 	page = vmf.page;
+	fail_delay(FD_FAULT_PAGE_LOCKED);	/* truncate waits on our lock */
 	if (write && !(vma->vm_flags & VM_SHARED))
 		return map_private_copy(vma, pte, page) | (ret & VM_FAULT_MAJOR);
 	if (write) {

@@ -24,6 +24,7 @@
  * entries can be stale, and invlpg on those suffices.
  */
 #include <mm/rmap.h>
+#include <kernel/fail_delay.h>
 #include <mm/filemap.h>
 #include <fs/fs.h>
 #include <kernel/sched.h>
@@ -97,6 +98,7 @@ bool page_mkclean(struct page *page)
 
 	if (!mapping || page->_mapcount < 0)
 		return false;
+	fail_delay(FD_PAGE_MKCLEAN);	/* a store may still land now */
 	spin_lock_irqsave(&mapping->i_mmap_lock, flags);
 	list_for_each_entry(vma, &mapping->i_mmap, shared) {
 		pte_t *pte;

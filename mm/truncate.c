@@ -27,6 +27,7 @@
 #include <fs/fs.h>
 #include <fs/proc_fs.h>
 #include <kernel/errno.h>
+#include <kernel/fail_delay.h>
 #include <kernel/init.h>
 #include <kernel/param.h>
 #include <kernel/printk.h>
@@ -94,6 +95,7 @@ void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
 			page_cache_release(page);
 		}
 	}
+	fail_delay(FD_TRUNCATE_PAGES_DROPPED);
 	trace_note(truncate, mapping->host, "%u pages dropped%s", dropped,
 		   partial ? ", partial page zeroed" : "");
 	trace_exit(truncate, mapping->host, 0);

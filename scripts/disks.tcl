@@ -14,7 +14,11 @@
 #   pl_disks_prepare   make the copies -> list of {image check? vdX}
 #   pl_disks_check     e2fsck -fn each checked image after the run; any
 #                      line beyond its routine chatter fails the boot; all
-#                      its output is kept for the log
+#                      its output is kept for the log.  After a guest that
+#                      never powered off, complaints are labelled as what
+#                      they most likely are: an image never unmounted
+#   pl_fsck_why        that complaint in words, for run-tests and for
+#                      scripts/pagelab-run's own e2fsck (verdict.tcl)
 #   pl_disks_cleanup   delete a passing boot's copies
 #   pl_disks_prune     at the start of a run, delete what earlier runs kept
 
@@ -69,7 +73,8 @@ proc pl_disks_prune {} {
 }
 
 # Returns "" when every checked image is clean, else the first complaint.
-proc pl_disks_check {disks} {
+# UNCLEAN: the guest never powered off (pl_unclean).
+proc pl_disks_check {disks unclean} {
 	global S
 	set why ""
 	foreach d $disks {
@@ -80,8 +85,10 @@ proc pl_disks_check {disks} {
 		set failed [catch {exec e2fsck -fn $img 2>@1} out]
 		set gist [pl_fsck_gist $out]
 		set bad [expr {$failed || $gist ne ""}]
-		append S(fsck) "# e2fsck -fn $img ($vd): [expr {$bad ?
-		    "COMPLAINED" : "clean"}]\n"
+		append S(fsck) "# e2fsck -fn $img ($vd): [expr {!$bad ?
+		    "clean" : $unclean ? "COMPLAINED (the guest never powered\
+		    off: the image was never cleanly unmounted)" :
+		    "COMPLAINED"}]\n"
 		foreach l [split $out \n] {
 			append S(fsck) "#   $l\n"
 		}
@@ -89,10 +96,17 @@ proc pl_disks_check {disks} {
 			if {$gist eq ""} {
 				set gist "exit status non-zero, no message"
 			}
-			set why "e2fsck complained about $vd: $gist"
+			set why [pl_fsck_why $vd $gist $unclean]
 		}
 	}
 	return $why
+}
+
+proc pl_fsck_why {vd gist unclean} {
+	if {$unclean} {
+		return "e2fsck of $vd (never cleanly unmounted): $gist"
+	}
+	return "e2fsck complained about $vd: $gist"
 }
 
 # The first line of e2fsck's output that is not its routine chatter, or ""

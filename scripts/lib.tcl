@@ -97,10 +97,12 @@ proc pl_run_boot {boot verbose} {
 	}
 	set code [pl_reap]
 	log_user 0
-	set fsckwhy [pl_disks_check $disks]
+	set fsckwhy [pl_disks_check $disks [pl_unclean $how $code]]
 	set why [pl_judge $boot $stepwhy $how $code $secs]
 	if {$why eq ""} {
 		set why $fsckwhy
+	} elseif {$fsckwhy ne ""} {
+		append why "; $fsckwhy"
 	}
 	if {$why eq ""} {
 		pl_disks_cleanup $disks
@@ -334,6 +336,16 @@ proc pl_kill {} {
 	global S
 	catch {exec kill -KILL $S(pid)}
 	set S(killed) 1
+}
+
+# True when the guest did not power off by itself (killed after a timeout,
+# a panic or a reboot; reset): its disks were never cleanly unmounted, so
+# e2fsck's complaints about them are the expected debris, not the cause.
+proc pl_unclean {how code} {
+	if {$how ne "exited" || $code eq ""} {
+		return 1
+	}
+	return [expr {[lindex [pl_decode_exit $code] 0] ne "poweroff"}]
 }
 
 # Collect the process's exit code ("" when we killed it).

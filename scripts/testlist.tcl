@@ -27,13 +27,37 @@
 #       match REGEX              REGEX appears
 #       nomatch REGEX            REGEX does not appear
 #       order REGEX REGEX...     they appear in this order (every word
-#                                up to the next match/nomatch/order)
+#                                up to the next check keyword)
+#       tap PROG [{REGEX WEIGHT...}]
+#                                PROG's TAP verdicts, graded line by line:
+#                                see "Points" below
+#   grade-also FILE REGEX        (anywhere in a lab's list) when the lab is
+#                                graded (run-tests --lab NAME, make grade
+#                                LAB=NAME), also run the tests of FILE whose
+#                                names match REGEX, with their points; other
+#                                runs of the list ignore the line
+#
+# Points.  match, nomatch and order are all or nothing, and so is the boot
+# (scripts/verdict.tcl): if one fails, the test scores 0.  A test with
+# `tap PROG` checks earns its POINTS in proportion to PROG's verdicts: the
+# `ok`/`not ok` lines (userland/include/tap.h) between `=== BEGIN PROG` and
+# `=== END PROG rc=N` (scripts/pagelab-run prints both).  Each line weighs
+# 1, or the WEIGHT (> 0) of the first REGEX that matches its description
+# (the text after `ok N - `, so a weight holds whether the line passed or
+# not).  A planned line never printed (plan `1..N` above the count) is a
+# failed line of weight 1, and so is a block that did not end cleanly: no
+# END line, no plan line or one that does not match the count, or rc != 0
+# with every line ok.  So the test has full points, and passes, only when
+# every line is ok, the plan matches and rc=0; it has none when the block
+# is missing.  Several tap checks in one test pool their lines.
 #
 # Roadmap:
 #   pl_read_lists      all boots of many files (names must be unique)
 #   pl_parse_list      one file -> list of boot dicts, tests inside them
+#   pl_grade_also      one lab list's grade-also lines
 #   pl_logical_lines   physical lines -> {lineno words} with continuations
 #   pl_parse_boot, pl_parse_test, pl_check_re   one line each
+#   pl_check_tap_args  a tap check's program name and weights
 
 proc pl_read_lists {files} {
 	set boots {}
@@ -77,6 +101,10 @@ proc pl_parse_list {file} {
 			set boot [pl_parse_boot $where $file $lineno $words]
 			continue
 		}
+		if {$kw eq "grade-also"} {
+			pl_parse_grade_also $where $words
+			continue
+		}
 		if {$boot eq ""} {
 			error "$where: '$kw' before any boot line"
 		}
@@ -90,7 +118,7 @@ proc pl_parse_list {file} {
 		}
 		default {
 			error "$where: unknown keyword '$kw'\
-			    (boot, send, sendraw, wait, test)"
+			    (boot, send, sendraw, wait, test, grade-also)"
 		}
 		}
 	}
@@ -98,6 +126,31 @@ proc pl_parse_list {file} {
 		lappend boots $boot
 	}
 	return $boots
+}
+
+# The grade-also lines of FILE (already checked by pl_parse_list): a flat
+# list FILE REGEX FILE REGEX ...
+proc pl_grade_also {file} {
+	set f [open $file]
+	set text [read $f]
+	close $f
+	set out {}
+	foreach {lineno words} [pl_logical_lines $file $text] {
+		if {[lindex $words 0] eq "grade-also"} {
+			lappend out [lindex $words 1] [lindex $words 2]
+		}
+	}
+	return $out
+}
+
+proc pl_parse_grade_also {where words} {
+	if {[llength $words] != 3} {
+		error "$where: usage: grade-also FILE REGEX"
+	}
+	if {![file isfile [lindex $words 1]]} {
+		error "$where: grade-also: no list file [lindex $words 1]"
+	}
+	pl_check_re $where [lindex $words 2]
 }
 
 # Returns a flat list: lineno words lineno words ...
@@ -221,12 +274,25 @@ proc pl_parse_test {where file lineno boot words} {
 }
 
 # WORDS -> op arg op arg ...: match and nomatch take one regex, order takes
-# every word up to the next check keyword (as one list).
+# every word up to the next check keyword (as one list), tap takes PROG and
+# a weights list if the next word is not a check keyword (as {PROG WEIGHTS}).
 proc pl_group_checks {where name words} {
+	set kws {match nomatch order tap}
 	set out {}
 	set n [llength $words]
 	for {set i 0} {$i < $n} {incr i} {
 		set op [lindex $words $i]
+		if {$op eq "tap"} {
+			if {$i + 1 >= $n} {
+				error "$where: test $name: 'tap' wants a program name"
+			}
+			set arg [list [lindex $words [incr i]] {}]
+			if {$i + 1 < $n && [lindex $words $i+1] ni $kws} {
+				lset arg 1 [lindex $words [incr i]]
+			}
+			lappend out tap $arg
+			continue
+		}
 		if {$op ne "order"} {
 			if {$i + 1 >= $n} {
 				error "$where: test $name: '$op' wants a regex"
@@ -235,8 +301,7 @@ proc pl_group_checks {where name words} {
 			continue
 		}
 		set res {}
-		while {$i + 1 < $n &&
-		    [lindex $words $i+1] ni {match nomatch order}} {
+		while {$i + 1 < $n && [lindex $words $i+1] ni $kws} {
 			lappend res [lindex $words [incr i]]
 		}
 		lappend out order $res
@@ -257,9 +322,29 @@ proc pl_check_check {where op arg} {
 			pl_check_re $where $re
 		}
 	}
-	default {
-		error "$where: unknown check '$op' (match, nomatch, order)"
+	tap {
+		pl_check_tap_args $where {*}$arg
 	}
+	default {
+		error "$where: unknown check '$op' (match, nomatch, order, tap)"
+	}
+	}
+}
+
+# PROG is a file name as pagelab-run prints it; WEIGHTS is REGEX WEIGHT...
+proc pl_check_tap_args {where prog weights} {
+	if {![regexp {^[A-Za-z0-9_.+-]+$} $prog]} {
+		error "$where: tap: '$prog' is not a program name"
+	}
+	if {[catch {llength $weights} n] || $n % 2} {
+		error "$where: tap $prog: weights come in REGEX WEIGHT pairs"
+	}
+	foreach {re w} $weights {
+		pl_check_re $where $re
+		if {![string is double -strict $w] || $w <= 0} {
+			error "$where: tap $prog: weight of /$re/ must be a\
+			    number > 0, not '$w'"
+		}
 	}
 }
 

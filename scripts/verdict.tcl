@@ -9,14 +9,19 @@
 # Roadmap:
 #   pl_judge           "" or why the boot failed; pl_judge_panic and
 #                      pl_judge_exit judge the two ways a boot may end
+#   pl_judge_run       why a host command that ran scripts/pagelab-run
+#                      failed, from what pagelab-run printed
 #   pl_describe_exit   QEMU's exit code in words
 #   pl_last_line       the console's last line, for "what came instead"
 #   pl_write_log       build/test-logs/BOOT.log: command, console, verdict
 #   pl_shell_quote     the QEMU command as a line to paste into a shell
 
-proc pl_last_line {} {
+proc pl_last_line {{text ""}} {
 	global S
-	set lines [split [string trim $S(console)] \n]
+	if {$text eq ""} {
+		set text $S(console)
+	}
+	set lines [split [string trim $text] \n]
 	set last [string trim [lindex $lines end]]
 	if {$last eq ""} {
 		return "(nothing)"
@@ -40,6 +45,10 @@ proc pl_judge {boot stepwhy how code secs} {
 		}
 		set want [dict get $boot exit]
 		if {$code != $want} {
+			set why [pl_judge_run]
+			if {$why ne ""} {
+				return $why
+			}
 			return "exit status $code, expected $want"
 		}
 		return ""
@@ -70,6 +79,48 @@ proc pl_judge {boot stepwhy how code secs} {
 		set why "no 'pagelab: boot complete' line"
 	}
 	return $why
+}
+
+# scripts/pagelab-run exits 1 when the machine timed out, panicked or did
+# not power off, when pages leaked, or when its scratch disk (vdb) failed
+# e2fsck; it says which
+# on the console.  Returns that in run-tests' words, or "" when it said
+# nothing.  After a timeout or panic the disk was never unmounted.
+proc pl_judge_run {} {
+	global S
+	set c $S(console)
+	set why ""
+	if {[regexp -line {^pagelab-run: timed out after (\S+) s} $c -> t]} {
+		set why "timeout: no power-off within ${t}s (scripts/pagelab-run);\
+		    last line [pl_last_line_before {^pagelab-run: }]"
+	} elseif {[regexp -line $pl::re_panic $c -> what]} {
+		set why "unexpected kernel panic: [string trim $what]"
+	} elseif {[regexp -line {^pagelab-run: (the machine did not.*)$} $c \
+	    -> what]} {
+		set why [string trim $what]
+	} elseif {[regexp -line {^=== PAGES LEAK: (.*)$} $c -> what]} {
+		set why "page leak: [string trim $what]"
+	}
+	if {![regexp -line -indices {^=== E2FSCK complaints:$} $c m]} {
+		return $why
+	}
+	set gist [pl_fsck_gist [string range $c [lindex $m 1]+1 end]]
+	if {$gist eq ""} {
+		set gist "exit status non-zero, no message"
+	}
+	set fsck [pl_fsck_why vdb $gist [expr {$why ne ""}]]
+	return [expr {$why eq "" ? $fsck : "$why; $fsck"}]
+}
+
+# The last console line before the first line matching RE (the guest's
+# last word, not pagelab-run's).
+proc pl_last_line_before {re} {
+	global S
+	set c $S(console)
+	if {[regexp -line -indices -- $re $c m]} {
+		set c [string range $c 0 [expr {[lindex $m 0] - 1}]]
+	}
+	return [pl_last_line $c]
 }
 
 proc pl_judge_panic {how code t} {

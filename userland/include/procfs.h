@@ -43,6 +43,44 @@ static inline int drop_caches(void)
 	return 0;
 }
 
+/*
+ * Hold a named race window open in the kernel (/proc/fail/delay): the
+ * next `count` tasks to pass `point` sleep `ms` there. Returns -1 where
+ * there is no such file (the host Linux): callers then skip the checks
+ * that need the window.
+ */
+static inline int fail_delay(const char *point, int ms, int count)
+{
+	char buf[80];
+	int fd = open("/proc/fail/delay", O_WRONLY), n, r;
+
+	if (fd < 0)
+		return -1;
+	n = snprintf(buf, sizeof(buf), "%s %d %d\n", point, ms, count);
+	r = write(fd, buf, n) == n ? 0 : -1;
+	close(fd);
+	return r;
+}
+
+/* Has a task entered the window that fail_delay() armed? (The point
+ * shows "disarmed" once every armed delay was taken.) */
+static inline int fail_delay_taken(const char *point)
+{
+	char buf[4096], *line;
+	size_t len = strlen(point);
+	int fd = open("/proc/fail/delay", O_RDONLY), n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
+		if (!strncmp(line, point, len) && line[len] == ' ')
+			return strstr(line, "disarmed") != NULL;
+	return -1;
+}
+
 static inline long vmstat(const char *name)
 {
 	static char buf[16384];
