@@ -10,6 +10,8 @@
 #   make iso        GRUB rescue ISO (build/pagelab.iso); make run-iso boots it
 #   make gdb        boot halted with the gdb stub; attach with gdb -x build/gdbinit
 #   make bench      benchmarks (never part of make test)
+#   make stress     many seeded boots of the stress programs (scripts/stress;
+#                   STRESS_ARGS="--boots 300 --only mmap-1k" to choose)
 #   make deps       install the host tools (apt-get, as root)
 #   make clean
 # Kernel C uses the host gcc with freestanding flags, or $(TOOLPREFIX)gcc when
@@ -40,6 +42,14 @@ KASFLAGS := -Iinclude -D__ASSEMBLY__ -MMD -MP
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack \
 	--no-warn-rwx-segments -T $(B)/kernel.ld
 
+# The files whose functions /proc/trace can show (kernel/trace.c's tables):
+# each function starts with a call to __fentry__. A traced function called
+# in its own file must stay a call, not be inlined or cloned.
+TRACED := fs/open.c fs/attr.c fs/libfs.c fs/buffer_write.c fs/ext2/truncate.c \
+	mm/truncate.c mm/memory.c
+TRACE_CFLAGS := -pg -mfentry -fno-inline-functions -fno-inline-small-functions \
+	-fno-partial-inlining -fno-ipa-cp -fno-ipa-sra
+
 KSRC_C := $(shell find kernel mm lib fs -name '*.c' 2>/dev/null | sort)
 KSRC_S := $(shell find kernel mm lib fs -name '*.S' ! -name '*.ld.S' 2>/dev/null | sort)
 KOBJS := $(KSRC_C:%.c=$(B)/%.o) $(KSRC_S:%.S=$(B)/%.o)
@@ -51,10 +61,13 @@ UTESTS := $(patsubst userland/tests/%.c,$(B)/userland/tests/%,$(wildcard userlan
 UBENCH := $(patsubst userland/bench/%.c,$(B)/userland/bench/%,$(wildcard userland/bench/*.c))
 USERLAND := $(UBIN) $(USH) $(UTESTS) $(UBENCH)
 
-.PHONY: all kernel userland run run-iso iso test grade lab gdb bench deps clean check-deps
+.PHONY: all kernel userland run run-iso iso test grade lab gdb bench stress deps clean check-deps
 all: kernel userland $(B)/initramfs.cpio
 
 kernel: $(B)/kernel.elf $(B)/kernel.asm $(B)/kernel.sym
+
+$(TRACED:%.c=$(B)/%.o): KCFLAGS += $(TRACE_CFLAGS)
+$(TRACED:%.c=$(B)/%.o): Makefile	# TRACED may have changed
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -172,8 +185,12 @@ bench: check-deps
 	@$(MAKE) --no-print-directory all
 	scripts/bench
 
+stress: check-deps
+	@$(MAKE) --no-print-directory all
+	scripts/stress $(STRESS_ARGS)
+
 lab:
-	@[ -n "$(LAB)" ] || { echo "usage: make lab LAB=name (labs: $$(ls lab | tr '\n' ' '))"; exit 2; }
+	@[ -n "$(LAB)" ] || { echo "usage: make lab LAB=name (labs, in course order: $$(grep -v '^#' lab/ORDER | tr '\n' ' '))"; exit 2; }
 	scripts/mklab $(LAB) $(or $(OUT),build/lab-$(LAB))
 
 deps:

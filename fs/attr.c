@@ -8,7 +8,8 @@
  *
  * The checks come first and change nothing (inode_change_ok: who may;
  * inode_newsize_ok: how big). That is the lesson of the new truncate
- * sequence (DESIGN.md): a file system must be able to refuse before i_size
+ * sequence (Nick Piggin, "fs: introduce new truncate sequence", Linux
+ * 2.6.35): a file system must be able to refuse before i_size
  * moves. inode_setattr still serves both sequences: a size change goes to
  * simple_setsize for a file system with new_truncate set, and to the old
  * vmtruncate (mm/truncate.c) and ->truncate otherwise.
@@ -20,7 +21,6 @@
 #include <kernel/resource.h>
 #include <kernel/sched.h>
 #include <kernel/signal.h>
-#include <kernel/trace.h>
 
 static bool is_owner_or_cap(const struct inode *inode)
 {
@@ -70,7 +70,6 @@ int inode_newsize_ok(const struct inode *inode, loff_t offset)
 {
 	int err = 0;
 
-	trace_enter(truncate, inode, "size %ld", (long)offset);
 	if (offset < 0) {
 		err = -EINVAL;
 	} else if (inode->i_size < offset) {
@@ -84,7 +83,6 @@ int inode_newsize_ok(const struct inode *inode, loff_t offset)
 		}
 	}
 	/* Shrinking: Linux refuses for active swap files (ETXTBSY). */
-	trace_exit(truncate, inode, err);
 	return err;
 }
 /* LAB truncate-new: END */
@@ -115,11 +113,7 @@ unsigned int should_remove_suid(const struct inode *inode)
 int inode_setattr(struct inode *inode, const struct iattr *attr)
 {
 	unsigned int ia_valid = attr->ia_valid;
-	bool traced = current->trace_depth > 0;	/* inside a truncate */
 
-	if (traced)
-		trace_enter(truncate, inode, "%s", ia_valid & ATTR_SIZE ?
-			    "with ATTR_SIZE" : "times, no size");
 	/* A file system that speaks the new sequence and still sends
 	 * ATTR_SIZE here has nothing to do but the generic setsize; an old
 	 * one gets vmtruncate, and its ->truncate. */
@@ -128,11 +122,8 @@ int inode_setattr(struct inode *inode, const struct iattr *attr)
 				  ? simple_setsize(inode, attr->ia_size)
 				  : vmtruncate(inode, attr->ia_size);
 
-		if (err) {
-			if (traced)
-				trace_exit(truncate, inode, err);
+		if (err)
 			return err;
-		}
 	}
 	if (ia_valid & ATTR_UID)
 		inode->i_uid = attr->ia_uid;
@@ -147,8 +138,6 @@ int inode_setattr(struct inode *inode, const struct iattr *attr)
 	if (ia_valid & ATTR_MODE)
 		inode->i_mode = attr->ia_mode;
 	mark_inode_dirty(inode);
-	if (traced)
-		trace_exit(truncate, inode, 0);
 	return 0;
 }
 
@@ -157,7 +146,6 @@ int notify_change(struct dentry *dentry, struct iattr *attr)
 	struct inode *inode = dentry->d_inode;
 	struct timespec64 now = current_time(inode);
 	unsigned int ia_valid = attr->ia_valid;
-	int err;
 
 	attr->ia_ctime = now;
 	if (!(ia_valid & ATTR_ATIME_SET))
@@ -185,14 +173,7 @@ int notify_change(struct dentry *dentry, struct iattr *attr)
 	if ((ia_valid & (ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_TIMES_SET)) &&
 	    (IS_IMMUTABLE(inode) || IS_APPEND(inode)))
 		return -EPERM;
-	if (!(ia_valid & ATTR_SIZE))
-		return inode->i_op && inode->i_op->setattr
-			       ? inode->i_op->setattr(dentry, attr)
-			       : simple_setattr(dentry, attr);
-	trace_enter(truncate, inode, "size %ld", (long)attr->ia_size);
-	err = inode->i_op && inode->i_op->setattr
-		      ? inode->i_op->setattr(dentry, attr)
-		      : simple_setattr(dentry, attr);
-	trace_exit(truncate, inode, err);
-	return err;
+	if (inode->i_op && inode->i_op->setattr)
+		return inode->i_op->setattr(dentry, attr);
+	return simple_setattr(dentry, attr);
 }

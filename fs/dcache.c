@@ -17,6 +17,7 @@
 #include <fs/mount.h>
 #include <kernel/errno.h>
 #include <kernel/panic.h>
+#include <kernel/printk.h>
 #include <kernel/string.h>
 #include <mm/slab.h>
 
@@ -112,6 +113,7 @@ struct dentry *d_make_root(struct inode *inode)
 		return NULL;
 	}
 	root->d_inode = inode;
+	inode->i_dentries++;
 	return root;
 }
 
@@ -129,6 +131,8 @@ void d_instantiate(struct dentry *dentry, struct inode *inode)
 	spin_lock(&dcache_lock);
 	BUG_ON(dentry->d_inode);
 	dentry->d_inode = inode;
+	if (inode)
+		inode->i_dentries++;
 	spin_unlock(&dcache_lock);
 }
 
@@ -165,6 +169,24 @@ void d_add(struct dentry *dentry, struct inode *inode)
 {
 	d_instantiate(dentry, inode);
 	d_rehash(dentry);
+}
+
+struct dentry *d_splice_alias(struct inode *inode, struct dentry *dentry)
+{
+	spin_lock(&dcache_lock);
+	if (inode && S_ISDIR(inode->i_mode) && inode->i_dentries) {
+		spin_unlock(&dcache_lock);
+		/* Linux refuses it the same way (d_splice_alias). */
+		pr_warn("VFS: lookup of '%s' in directory inode %lu would make "
+			"directory inode %lu a second time: loop refused\n",
+			dentry->d_name.name, dentry->d_parent->d_inode->i_ino,
+			inode->i_ino);
+		iput(inode);
+		return ERR_PTR(-ELOOP);
+	}
+	spin_unlock(&dcache_lock);
+	d_add(dentry, inode);
+	return NULL;
 }
 
 struct dentry *d_lookup(struct dentry *parent, const struct qstr *name)
@@ -232,6 +254,8 @@ void dput(struct dentry *dentry)
 		parent = d_is_root(dentry) ? NULL : dentry->d_parent;
 		inode = dentry->d_inode;
 		dentry->d_inode = NULL;
+		if (inode)
+			inode->i_dentries--;
 		spin_unlock(&dcache_lock);
 		iput(inode);
 		d_free(dentry);
@@ -253,6 +277,8 @@ void d_delete(struct dentry *dentry)
 	if (dentry->d_count == 1) {
 		inode = dentry->d_inode;
 		dentry->d_inode = NULL;
+		if (inode)
+			inode->i_dentries--;
 	} else {
 		__d_drop(dentry);
 	}

@@ -8,6 +8,11 @@
  * fills the slot. No other thread can then see a half-opened file, and a
  * dup2 onto a reserved number fails with EBUSY. file_lock guards the
  * table; files themselves are reference counted (fs/file_table.c).
+ *
+ * The table starts with NR_OPEN_DEFAULT slots inside files_struct and
+ * grows (expand_files) to the next power of two that holds the fd asked
+ * for, up to RLIMIT_NOFILE: Linux's default limit is 1024, so dup2(fd,
+ * 1023) works, and setrlimit can raise it to the hard limit.
  */
 #include <fs/file.h>
 #include <kernel/bitops.h>
@@ -15,6 +20,7 @@
 #include <kernel/panic.h>
 #include <kernel/resource.h>
 #include <kernel/sched.h>
+#include <kernel/string.h>
 #include <mm/slab.h>
 
 #define F_DUPFD 0
@@ -34,7 +40,7 @@
 unsigned int task_nofile_limit(void)
 {
 	return min(current->rlim[RLIMIT_NOFILE].rlim_cur,
-		   (unsigned long)NR_OPEN_DEFAULT);
+		   (unsigned long)NR_OPEN);
 }
 
 struct files_struct *alloc_files(void)
@@ -45,7 +51,61 @@ struct files_struct *alloc_files(void)
 		return NULL;
 	files->count = 1;
 	spin_lock_init(&files->file_lock);
+	files->max_fds = NR_OPEN_DEFAULT;
+	files->fd = files->fd_array;
+	files->open_fds = files->open_fds_init;
+	files->close_on_exec = files->close_on_exec_init;
 	return files;
+}
+
+static bool table_is_embedded(struct files_struct *files)
+{
+	return files->fd == files->fd_array;
+}
+
+static void free_table(struct files_struct *files)
+{
+	if (table_is_embedded(files))
+		return;
+	kfree(files->fd);
+	kfree(files->open_fds);
+	kfree(files->close_on_exec);
+}
+
+/*
+ * Make room for fd nr: file_lock held, and held again on return (it is
+ * dropped to allocate, which may sleep). Returns 0, or -ENOMEM.
+ */
+static int expand_files(struct files_struct *files, unsigned int nr)
+{
+	unsigned int size = NR_OPEN_DEFAULT, words;
+	struct file **fd;
+	unsigned long *open, *cloexec;
+
+	while (size <= nr)
+		size *= 2;
+	words = size / (8 * sizeof(long));
+	spin_unlock(&files->file_lock);
+	fd = kzalloc(size * sizeof(*fd), GFP_KERNEL);
+	open = kzalloc(words * sizeof(long), GFP_KERNEL);
+	cloexec = kzalloc(words * sizeof(long), GFP_KERNEL);
+	spin_lock(&files->file_lock);
+	if (!fd || !open || !cloexec || files->max_fds > nr) {
+		kfree(fd);	/* no memory, or grown meanwhile */
+		kfree(open);
+		kfree(cloexec);
+		return files->max_fds > nr ? 0 : -ENOMEM;
+	}
+	words = files->max_fds / (8 * sizeof(long));
+	memcpy(fd, files->fd, files->max_fds * sizeof(*fd));
+	memcpy(open, files->open_fds, words * sizeof(long));
+	memcpy(cloexec, files->close_on_exec, words * sizeof(long));
+	free_table(files);
+	files->fd = fd;
+	files->open_fds = open;
+	files->close_on_exec = cloexec;
+	files->max_fds = size;
+	return 0;
 }
 
 int get_unused_fd_from(unsigned int start, unsigned int flags)
@@ -58,11 +118,16 @@ int get_unused_fd_from(unsigned int start, unsigned int flags)
 		return -EMFILE;
 	spin_lock(&files->file_lock);
 	fd = max(start, (unsigned int)files->next_fd);
-	while (fd < limit && test_bit(fd % 64, &files->open_fds[fd / 64]))
+	while (fd < limit && fd < files->max_fds &&
+	       test_bit(fd % 64, &files->open_fds[fd / 64]))
 		fd++;
 	if (fd >= limit) {
 		spin_unlock(&files->file_lock);
 		return -EMFILE;
+	}
+	if (fd >= files->max_fds && expand_files(files, fd)) {
+		spin_unlock(&files->file_lock);
+		return -ENOMEM;
 	}
 	set_bit(fd % 64, &files->open_fds[fd / 64]);
 	if (flags & O_CLOEXEC)
@@ -113,10 +178,8 @@ static struct file *pick_file(struct files_struct *files, unsigned int fd)
 {
 	struct file *file;
 
-	if (fd >= NR_OPEN_DEFAULT)
-		return NULL;
 	spin_lock(&files->file_lock);
-	file = files->fd[fd];
+	file = fd < files->max_fds ? files->fd[fd] : NULL;
 	if (file) {
 		files->fd[fd] = NULL;
 		__put_unused_fd(files, fd);
@@ -145,11 +208,30 @@ SYSCALL_DEFINE1(close, unsigned int, fd)
 struct files_struct *dup_fd(struct files_struct *old)
 {
 	struct files_struct *files = alloc_files();
+	unsigned int need;
 
 	if (!files)
 		return NULL;
 	spin_lock(&old->file_lock);
-	for (unsigned int fd = 0; fd < NR_OPEN_DEFAULT; fd++) {
+	/* Room for the old table's highest open fd: the lock is dropped to
+	 * allocate, so look again until it holds. */
+	for (;;) {
+		need = old->max_fds;
+		while (need > NR_OPEN_DEFAULT && !old->fd[need - 1])
+			need--;
+		if (need <= files->max_fds)
+			break;
+		spin_unlock(&old->file_lock);
+		spin_lock(&files->file_lock);
+		if (expand_files(files, need - 1)) {
+			spin_unlock(&files->file_lock);
+			put_files_struct(files);
+			return NULL;
+		}
+		spin_unlock(&files->file_lock);
+		spin_lock(&old->file_lock);
+	}
+	for (unsigned int fd = 0; fd < need; fd++) {
 		struct file *f = old->fd[fd];
 
 		/* A reserved but not yet installed fd stays free in the
@@ -176,18 +258,19 @@ void put_files_struct(struct files_struct *files)
 	spin_unlock(&files->file_lock);
 	if (count)
 		return;
-	for (unsigned int fd = 0; fd < NR_OPEN_DEFAULT; fd++) {
+	for (unsigned int fd = 0; fd < files->max_fds; fd++) {
 		struct file *file = pick_file(files, fd);
 
 		if (file)
 			filp_close(file);
 	}
+	free_table(files);
 	kfree(files);
 }
 
 void do_close_on_exec(struct files_struct *files)
 {
-	for (unsigned int fd = 0; fd < NR_OPEN_DEFAULT; fd++) {
+	for (unsigned int fd = 0; fd < files->max_fds; fd++) {
 		struct file *file;
 
 		if (!test_bit(fd % 64, &files->close_on_exec[fd / 64]))
@@ -213,6 +296,11 @@ long ksys_dup3(unsigned int oldfd, unsigned int newfd, int flags)
 	if (!file)
 		return -EBADF;
 	spin_lock(&files->file_lock);
+	if (newfd >= files->max_fds && expand_files(files, newfd)) {
+		spin_unlock(&files->file_lock);
+		fput(file);
+		return -ENOMEM;
+	}
 	tofree = files->fd[newfd];
 	if (!tofree && test_bit(newfd % 64, &files->open_fds[newfd / 64])) {
 		spin_unlock(&files->file_lock);	/* an open is filling it */

@@ -47,10 +47,10 @@ struct file *fget(unsigned int fd)
 	struct files_struct *files = current->files;
 	struct file *file = NULL;
 
-	if (!files || fd >= NR_OPEN_DEFAULT)
+	if (!files)
 		return NULL;
 	spin_lock(&files->file_lock);
-	if (files->fd[fd])
+	if (fd < files->max_fds && files->fd[fd])
 		file = get_file(files->fd[fd]);
 	spin_unlock(&files->file_lock);
 	return file;

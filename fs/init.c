@@ -26,13 +26,14 @@
 #include <kernel/sched.h>
 #include <kernel/string.h>
 #include <kernel/tty.h>
+#include <mm/memblock.h>
 #include <mm/mm.h>
 
 /*
  * init_task's limits are inherited by every task. Where nothing has set
  * them yet (all zero), use Linux's defaults for the two the VFS enforces:
  * RLIMIT_FSIZE unlimited (else every write would be EFBIG) and
- * RLIMIT_NOFILE at the fd table size.
+ * RLIMIT_NOFILE 1024, hard 4096.
  */
 static void init_fs_rlimits(void)
 {
@@ -42,8 +43,7 @@ static void init_fs_rlimits(void)
 		r[RLIMIT_FSIZE] = (struct rlimit){ RLIM_INFINITY,
 						   RLIM_INFINITY };
 	if (!r[RLIMIT_NOFILE].rlim_cur && !r[RLIMIT_NOFILE].rlim_max)
-		r[RLIMIT_NOFILE] = (struct rlimit){ NR_OPEN_DEFAULT,
-						    NR_OPEN_DEFAULT };
+		r[RLIMIT_NOFILE] = (struct rlimit){ 1024, 4096 };
 }
 
 static void mount_root(void)
@@ -64,8 +64,46 @@ static void mount_root(void)
 		panic("VFS: no memory for init_task's fs and files");
 }
 
+/* What processes need beyond the initramfs: a shell, a test program,
+ * their page tables and the page cache they read through. */
+#define WORKING_SET_PAGES (4UL << (20 - PAGE_SHIFT))
+
+/*
+ * Every file of the initramfs is copied into ramfs, which cannot give its
+ * pages back: with too little RAM, unpacking fails file by file and init
+ * then fails in ways that hide the cause (Linux panics with "No working
+ * init found"). Say the cause instead, with the numbers.
+ */
+static void check_memory_for(unsigned long cpio_bytes)
+{
+	unsigned long cpio_kib = (cpio_bytes + 1023) >> 10;
+	unsigned long free_kib = nr_free_pages() << (PAGE_SHIFT - 10);
+	unsigned long ram_kib = memblock_total_ram() >> 10;
+	unsigned long held_kib = ram_kib - free_kib;
+	unsigned long work_kib = WORKING_SET_PAGES << (PAGE_SHIFT - 10);
+
+	if (free_kib >= cpio_kib + work_kib)
+		return;
+	pr_emerg("pagelab needs at least %lu MiB; this machine has %lu MiB "
+		 "(the kernel and boot modules hold %lu KiB, the initramfs "
+		 "unpacks to %lu KiB, programs need %lu KiB)\n",
+		 (held_kib + cpio_kib + work_kib + 1023) / 1024,
+		 (ram_kib + 1023) / 1024, held_kib, cpio_kib, work_kib);
+	panic("not enough memory to boot: give QEMU more (-m)");
+}
+
 static void unpack_boot_modules(void)
 {
+	unsigned long cpio_bytes = 0;
+
+	for (int i = 0; i < boot_info.nr_modules; i++) {
+		struct boot_module *m = &boot_info.modules[i];
+
+		if (m->end - m->start >= 6 &&
+		    !memcmp(phys_to_virt(m->start), "0707", 4))
+			cpio_bytes += m->end - m->start;
+	}
+	check_memory_for(cpio_bytes);
 	for (int i = 0; i < boot_info.nr_modules; i++) {
 		struct boot_module *m = &boot_info.modules[i];
 		const char *data = phys_to_virt(m->start);

@@ -21,7 +21,6 @@
 #include <fs/stat.h>
 #include <kernel/errno.h>
 #include <kernel/string.h>
-#include <kernel/trace.h>
 #include <mm/filemap.h>
 
 /* ---- size and attributes ------------------------------------------------ */
@@ -31,10 +30,9 @@ int simple_setsize(struct inode *inode, loff_t newsize)
 	loff_t oldsize = i_size_read(inode);
 	int err;
 
-	trace_enter(truncate, inode, "size %ld", (long)newsize);
 	err = inode_newsize_ok(inode, newsize);
 	if (err)
-		goto out;
+		return err;
 	i_size_write(inode, newsize);
 	/* Growing: what a mapping stored past the old EOF must read as
 	 * zeroes. Shrinking: unmap, drop whole pages past the end, zero the
@@ -43,9 +41,7 @@ int simple_setsize(struct inode *inode, loff_t newsize)
 		pagecache_isize_extended(inode, oldsize, newsize);
 	else
 		truncate_pagecache(inode, oldsize, newsize);
-out:
-	trace_exit(truncate, inode, err);
-	return err;
+	return 0;
 }
 
 int simple_setattr(struct dentry *dentry, struct iattr *attr)

@@ -21,7 +21,6 @@
 #include <fs/mount.h>
 #include <fs/namei.h>
 #include <kernel/errno.h>
-#include <kernel/trace.h>
 #include <kernel/sched.h>
 #include <mm/slab.h>
 
@@ -395,14 +394,12 @@ int do_truncate(struct dentry *dentry, loff_t length, unsigned int time_attrs,
 		newattrs.ia_file = filp;
 		newattrs.ia_valid |= ATTR_FILE;
 	}
-	trace_enter(truncate, inode, "length %ld, i_mutex", (long)length);
 	mutex_lock(&inode->i_mutex);
 	kill = should_remove_suid(inode);
 	if (kill)
 		newattrs.ia_valid |= kill | ATTR_FORCE;
 	err = notify_change(dentry, &newattrs);
 	mutex_unlock(&inode->i_mutex);
-	trace_exit(truncate, inode, err);
 	return err;
 }
 
@@ -418,8 +415,6 @@ long do_sys_truncate(const char *pathname, loff_t length)
 	if (err)
 		return err;
 	inode = path.dentry->d_inode;
-	trace_enter(truncate, inode, "\"%s\", length %ld", pathname,
-		    (long)length);
 	err = -EISDIR;	/* directories: EISDIR; other non-files: EINVAL */
 	if (S_ISDIR(inode->i_mode))
 		goto out;
@@ -438,7 +433,6 @@ long do_sys_truncate(const char *pathname, loff_t length)
 	err = do_truncate(path.dentry, length, 0, NULL);
 	put_write_access(inode);
 out:
-	trace_exit(truncate, inode, err);
 	path_put(&path);
 	return err;
 }
@@ -453,8 +447,6 @@ long do_sys_ftruncate(unsigned int fd, loff_t length)
 	file = fget(fd);
 	if (!file)
 		return -EBADF;
-	trace_enter(truncate, file->f_inode, "fd %u, length %ld", fd,
-		    (long)length);
 	err = -EBADF;	/* Linux's fdget() does not see O_PATH files */
 	if (file->f_mode & FMODE_PATH)
 		goto out;
@@ -468,7 +460,6 @@ long do_sys_ftruncate(unsigned int fd, loff_t length)
 	err = do_truncate(file->f_dentry, length, ATTR_MTIME | ATTR_CTIME,
 			  file);
 out:
-	trace_exit(truncate, file->f_inode, err);
 	fput(file);
 	return err;
 }

@@ -231,6 +231,15 @@ static void deliver(int sig, siginfo_t *info, struct pt_regs *regs)
 	}
 	handle_restart(regs, ka);
 	if (setup_rt_frame(sig, ka, info, regs)) {
+		/*
+		 * No frame, so the handler cannot run (Linux's
+		 * force_sigsegv). SIGSEGV is the news; if SIGSEGV's own
+		 * handler is the one that cannot be entered, delivering it
+		 * again would fail again, forever: back to the default,
+		 * which kills.
+		 */
+		if (sig == SIGSEGV)
+			ka->handler = SIG_DFL;
 		force_sig_fault(SIGSEGV, SI_KERNEL, 0);
 		return;
 	}

@@ -3,6 +3,7 @@
  * uname, clocks and sleeping, arch_prctl, reboot.
  */
 #include <kernel/sched.h>
+#include <fs/file.h>
 #include <kernel/errno.h>
 #include <kernel/power.h>
 #include <kernel/printk.h>
@@ -142,6 +143,10 @@ static int do_prlimit(struct task_struct *t, unsigned int res,
 	if (new->rlim_cur > new->rlim_max)
 		return -EINVAL;
 	if (new->rlim_max > t->rlim[res].rlim_max && current->cred.euid)
+		return -EPERM;
+	/* Even root cannot have more fds than a table can hold (Linux:
+	 * fs.nr_open). */
+	if (res == RLIMIT_NOFILE && new->rlim_max > NR_OPEN)
 		return -EPERM;
 	t->rlim[res] = *new;
 	return 0;

@@ -374,8 +374,12 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start,
 		    unsigned long end)
 {
 	for (unsigned long a = start; a < end; a += PAGE_SIZE) {
-		pte_t *pte = lookup_pte(vma->vm_mm->pgd, a, false);
+		pte_t *pte;
 
+		a = next_pte_table(vma->vm_mm->pgd, a, end);
+		if (a >= end)
+			break;
+		pte = lookup_pte(vma->vm_mm->pgd, a, false);
 		if (pte)
 			zap_pte(pte);
 	}
@@ -442,9 +446,13 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 	bool cow = (vma->vm_flags & (VM_SHARED | VM_MAYWRITE)) == VM_MAYWRITE;
 
 	for (unsigned long a = vma->vm_start; a < vma->vm_end; a += PAGE_SIZE) {
-		pte_t *spte = lookup_pte(src->pgd, a, false), *dpte;
+		pte_t *spte, *dpte;
 		struct page *page;
 
+		a = next_pte_table(src->pgd, a, vma->vm_end);
+		if (a >= vma->vm_end)
+			break;
+		spte = lookup_pte(src->pgd, a, false);
 		if (!spte || !(*spte & _PAGE_PRESENT))
 			continue;
 		dpte = lookup_pte(dst->pgd, a, true);

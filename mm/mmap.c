@@ -12,6 +12,8 @@
  * only the owning task changes its mm.
  */
 #include <mm/mmap.h>
+#include <mm/overcommit.h>
+#include <mm/shmem.h>
 #include <mm/gfp.h>
 #include <mm/filemap.h>
 #include <mm/rmap.h>
@@ -55,6 +57,8 @@ static void vma_set_file(struct vm_area_struct *vma, struct file *file)
 
 static void vma_free(struct vm_area_struct *vma)
 {
+	if (vma->vm_flags & VM_ACCOUNT)
+		vm_unacct_memory((vma->vm_end - vma->vm_start) >> PAGE_SHIFT);
 	if (vma->vm_ops && vma->vm_ops->close)
 		vma->vm_ops->close(vma);
 	if (vma->vm_file) {
@@ -262,16 +266,55 @@ static int mmap_file_checks(struct file *file, unsigned long prot,
 }
 
 /*
- * Shared anonymous memory must stay shared across fork, and a page faulted
- * in after fork would not be: so populate it now. (Linux backs it with a
- * shmem file instead; pagelab does that once file mappings exist.)
+ * Does a new mapping commit memory? Private writable ones may need a copy
+ * of every page, shared anonymous ones a page each; shared file pages
+ * belong to the file. MAP_NORESERVE opts out unless overcommit is 2.
  */
-static int populate_shared_anon(struct vm_area_struct *vma)
+static bool needs_account(unsigned long vm_flags, struct file *file,
+			  unsigned long flags)
 {
-	for (unsigned long a = vma->vm_start; a < vma->vm_end; a += PAGE_SIZE)
-		if (handle_mm_fault(vma, a, FAULT_FLAG_WRITE) & VM_FAULT_ERROR)
-			return -ENOMEM;
-	return 0;
+	if ((flags & MAP_NORESERVE) &&
+	    sysctl_overcommit_memory != OVERCOMMIT_NEVER)
+		return false;
+	if (vm_flags & VM_SHARED)
+		return !file;
+	return vm_flags & VM_WRITE;
+}
+
+/* The VMA maps file from page pgoff: the file system's ->mmap decides
+ * how (vm_ops). Returns its address, or an error with the VMA gone. */
+static unsigned long mmap_file(struct vm_area_struct *vma, struct file *file,
+			       unsigned long pgoff)
+{
+	int err;
+
+	vma->vm_pgoff = pgoff;
+	vma_set_file(vma, file);
+	err = file->f_op->mmap(file, vma);
+	if (err) {
+		vma_free(vma);
+		return err;
+	}
+	return vma->vm_start;
+}
+
+/*
+ * Shared anonymous memory must stay shared across fork, so its pages
+ * cannot be private anonymous pages: like Linux, map an unlinked file
+ * instead (mm/shmem.c), whose pages come one fault at a time.
+ */
+static unsigned long mmap_shared_anon(struct vm_area_struct *vma)
+{
+	struct file *file = shmem_file_setup(vma->vm_end - vma->vm_start);
+	unsigned long ret;
+
+	if (IS_ERR(file)) {
+		vma_free(vma);
+		return PTR_ERR(file);
+	}
+	ret = mmap_file(vma, file, 0);
+	fput(file);	/* the VMA holds its own reference */
+	return ret;
 }
 
 unsigned long do_mmap(struct file *file, unsigned long addr,
@@ -280,7 +323,7 @@ unsigned long do_mmap(struct file *file, unsigned long addr,
 {
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
-	unsigned long type = flags & MAP_TYPE;
+	unsigned long type = flags & MAP_TYPE, vm_flags;
 
 	if (!len || (type != MAP_PRIVATE && type != MAP_SHARED &&
 		     type != MAP_SHARED_VALIDATE))
@@ -308,26 +351,22 @@ unsigned long do_mmap(struct file *file, unsigned long addr,
 		if (!addr)
 			return -ENOMEM;
 	}
-	vma = vma_create(mm, addr, addr + len,
-			 prot_to_vm_flags(prot, flags, file));
-	if (!vma)
-		return -ENOMEM;
-	if (file) {
-		int err;
-
-		vma->vm_pgoff = pgoff;
-		vma_set_file(vma, file);
-		err = file->f_op->mmap(file, vma);
-		if (err) {
-			vma_free(vma);
-			return err;
-		}
-		return addr;
+	vm_flags = prot_to_vm_flags(prot, flags, file);
+	if (needs_account(vm_flags, file, flags)) {
+		if (vm_enough_memory(len >> PAGE_SHIFT))
+			return -ENOMEM;
+		vm_flags |= VM_ACCOUNT;
 	}
-	if ((vma->vm_flags & VM_SHARED) && populate_shared_anon(vma)) {
-		do_munmap(mm, addr, len);
+	vma = vma_create(mm, addr, addr + len, vm_flags);
+	if (!vma) {
+		if (vm_flags & VM_ACCOUNT)
+			vm_unacct_memory(len >> PAGE_SHIFT);
 		return -ENOMEM;
 	}
+	if (file)
+		return mmap_file(vma, file, pgoff);
+	if (vma->vm_flags & VM_SHARED)
+		return mmap_shared_anon(vma);
 	return addr;
 }
 
@@ -364,10 +403,14 @@ static void change_protection(struct vm_area_struct *vma)
 	bool cow = !(vma->vm_flags & VM_SHARED);
 
 	for (unsigned long a = vma->vm_start; a < vma->vm_end; a += PAGE_SIZE) {
-		pte_t *pte = lookup_pte(vma->vm_mm->pgd, a, false);
+		pte_t *pte;
 		pte_t prot = vm_page_prot(vma->vm_flags);
 		struct page *page;
 
+		a = next_pte_table(vma->vm_mm->pgd, a, vma->vm_end);
+		if (a >= vma->vm_end)
+			break;
+		pte = lookup_pte(vma->vm_mm->pgd, a, false);
 		if (!pte || !(*pte & _PAGE_PRESENT))
 			continue;
 		page = pfn_to_page((*pte & PTE_ADDR_MASK) >> PAGE_SHIFT);
@@ -406,6 +449,14 @@ SYSCALL_DEFINE3(mprotect, unsigned long, start, size_t, len,
 	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		if (vma->vm_start >= end || vma->vm_end <= start)
 			continue;
+		/* Writable now, so it may need copies of its pages. */
+		if ((prot & PROT_WRITE) &&
+		    !(vma->vm_flags & (VM_SHARED | VM_ACCOUNT))) {
+			if (vm_enough_memory((vma->vm_end - vma->vm_start) >>
+					     PAGE_SHIFT))
+				return -ENOMEM;
+			vma->vm_flags |= VM_ACCOUNT;
+		}
 		vma->vm_flags = (vma->vm_flags & ~(VM_READ | VM_WRITE | VM_EXEC)) |
 				(prot_to_vm_flags(prot, MAP_PRIVATE, NULL) &
 				 (VM_READ | VM_WRITE | VM_EXEC));
@@ -434,10 +485,14 @@ SYSCALL_DEFINE1(brk, unsigned long, newbrk)
 		next = find_vma(mm, old_end);
 		if (next && next->vm_start < new_end)
 			return mm->brk;	/* would run into a mapping */
+		if (vm_enough_memory((new_end - old_end) >> PAGE_SHIFT))
+			return mm->brk;
 		if (!vma_create(mm, old_end, new_end,
 				VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE |
-					VM_MAYEXEC))
+					VM_MAYEXEC | VM_ACCOUNT)) {
+			vm_unacct_memory((new_end - old_end) >> PAGE_SHIFT);
 			return mm->brk;
+		}
 	}
 	mm->brk = newbrk;
 	return newbrk;
@@ -510,9 +565,22 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 	if (old->exe_file && !deny_write_access(old->exe_file))
 		mm->exe_file = get_file(old->exe_file);
 	list_for_each_entry(vma, &old->mmap, vm_list) {
-		new = vma_create(mm, vma->vm_start, vma->vm_end, vma->vm_flags);
-		if (!new)
+		unsigned long flags = vma->vm_flags & ~VM_ACCOUNT;
+
+		/* The child's copy commits as much again. */
+		if ((vma->vm_flags & VM_ACCOUNT) &&
+		    !vm_enough_memory((vma->vm_end - vma->vm_start) >>
+				      PAGE_SHIFT))
+			flags |= VM_ACCOUNT;
+		else if (vma->vm_flags & VM_ACCOUNT)
 			goto fail;
+		new = vma_create(mm, vma->vm_start, vma->vm_end, flags);
+		if (!new) {
+			if (flags & VM_ACCOUNT)
+				vm_unacct_memory((vma->vm_end - vma->vm_start)
+						 >> PAGE_SHIFT);
+			goto fail;
+		}
 		if (vma->vm_file)
 			vma_set_file(new, vma->vm_file);
 		new->vm_pgoff = vma->vm_pgoff;

@@ -59,6 +59,29 @@ pte_t *lookup_pte(pte_t *pgd, unsigned long va, bool alloc)
 	return &pt[pt_index(va, PAGE_SHIFT)];
 }
 
+unsigned long next_pte_table(pte_t *pgd, unsigned long va, unsigned long end)
+{
+	static const int shifts[] = { PGDIR_SHIFT, PUD_SHIFT, PMD_SHIFT };
+
+	while (va < end) {
+		pte_t *table = pgd;
+		int level;
+
+		for (level = 0; level < 3; level++) {
+			pte_t e = table[pt_index(va, shifts[level])];
+
+			if (!(e & _PAGE_PRESENT) || (e & _PAGE_PSE))
+				break;
+			table = pte_table(e);
+		}
+		if (level == 3)
+			return va;	/* a PTE table covers va */
+		/* Nothing mapped up to the end of this entry's span. */
+		va = (va | ((1UL << shifts[level]) - 1)) + 1;
+	}
+	return end;
+}
+
 /* Kernel-half upper tables are never user-accessible. */
 static void clear_user_bit_kernel_half(pte_t *pgd)
 {

@@ -1,7 +1,9 @@
 /*
  * mm/truncate.c: what a size change does to the page cache and to the
- * processes that map the file (DESIGN.md, "The two truncate sequences" and
- * "page_mkwrite and blocksize < pagesize").
+ * processes that map the file, in both truncate sequences (Nick Piggin's
+ * "fs: introduce new truncate sequence", Linux 2.6.35) and with the fix
+ * for blocksize < pagesize (Jan Kara's "vfs: fix data corruption when
+ * blocksize < pagesize for mmaped data", Linux 3.17).
  *
  *   truncate_inode_pages      drop the cached pages past a byte offset and
  *                             zero the tail of the page that straddles it
@@ -32,7 +34,7 @@
 #include <kernel/param.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
-#include <kernel/trace.h>
+#include <kernel/trace.h>	/* trace_note; calls are traced by kernel/trace.c */
 
 /*
  * The part of the page from offset on becomes zeroes, and the file
@@ -67,7 +69,6 @@ void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
 	struct page *pages[16];
 	unsigned int n, dropped = 0;
 
-	trace_enter(truncate, mapping->host, "from %ld", (long)lstart);
 	while ((n = find_get_pages(mapping, next, ARRAY_SIZE(pages), pages))) {
 		for (unsigned int i = 0; i < n; i++) {
 			struct page *page = pages[i];
@@ -98,7 +99,6 @@ void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
 	fail_delay(FD_TRUNCATE_PAGES_DROPPED);
 	trace_note(truncate, mapping->host, "%u pages dropped%s", dropped,
 		   partial ? ", partial page zeroed" : "");
-	trace_exit(truncate, mapping->host, 0);
 }
 
 /*
@@ -117,7 +117,6 @@ void truncate_pagecache(struct inode *inode, loff_t oldsize, loff_t newsize)
 
 	if (newsize >= oldsize)
 		return;
-	trace_enter(truncate, inode, "%ld -> %ld", (long)oldsize, (long)newsize);
 	/*
 	 * Unmap first, so that no process keeps a page we are about to
 	 * drop; private copies of those pages (even_cows) go too, since
@@ -129,7 +128,6 @@ void truncate_pagecache(struct inode *inode, loff_t oldsize, loff_t newsize)
 	unmap_mapping_range(mapping, holebegin, 0, true);
 	truncate_inode_pages(mapping, newsize);
 	unmap_mapping_range(mapping, holebegin, 0, true);
-	trace_exit(truncate, inode, 0);
 }
 /* LAB truncate-new: END */
 
@@ -159,8 +157,6 @@ void pagecache_isize_extended(struct inode *inode, loff_t from, loff_t to)
 	page = find_lock_page(inode->i_mapping, from >> PAGE_SHIFT);
 	if (!page)
 		return;
-	trace_note(truncate, inode, "page %lu: write-protect, zero %ld..%ld",
-		   page->index, (long)from, (long)min(to, page_start + (loff_t)PAGE_SIZE) - 1);
 	/*
 	 * Write-protect first: from here on a store to the page faults, and
 	 * waits for the page lock. With blocks smaller than a page, the old
@@ -194,23 +190,18 @@ int vmtruncate(struct inode *inode, loff_t offset)
 	loff_t oldsize = i_size_read(inode);
 	int err;
 
-	trace_enter(truncate, inode, "size %ld", (long)offset);
 	err = inode_newsize_ok(inode, offset);
-	if (err) {
-		trace_exit(truncate, inode, err);
+	if (err)
 		return err;
-	}
 	/* From here on nothing can fail, and nothing can be undone: the
 	 * file system hears of the change only once it is made. */
 	i_size_write(inode, offset);
-	trace_note(truncate, inode, "i_size set; ->truncate will be told");
 	if (offset > oldsize)
 		pagecache_isize_extended(inode, oldsize, offset);
 	else
 		truncate_pagecache(inode, oldsize, offset);
 	if (inode->i_op->truncate)
 		inode->i_op->truncate(inode);
-	trace_exit(truncate, inode, 0);
 	return 0;
 }
 /* LAB truncate-old: END */
@@ -226,12 +217,9 @@ int truncate_blocks(struct inode *inode, loff_t offset)
 {
 	if (inode->i_op->new_truncate)	/* these handle it themselves */
 		return 0;
-	trace_enter(truncate, inode, "trim to %ld after a failed write",
-		    (long)offset);
 	truncate_inode_pages(inode->i_mapping, offset);
 	if (inode->i_op->truncate)
 		inode->i_op->truncate(inode);
-	trace_exit(truncate, inode, 0);
 	return 0;
 }
 

@@ -13,9 +13,26 @@
 #	/* LAB mkwrite: END */
 #
 # becomes a one-line pointer to the handout followed by the stub, as code.
-# A fence without a stub comment leaves only the pointer.
+# A fence without a stub comment leaves only the pointer. Fences of other
+# labs may sit wholly inside this lab's fence (they go with it) or wholly
+# outside; a fence that overlaps this one, a BEGIN without END or an END
+# without BEGIN is an error (exit 1), as stubbing it would not build.
 
 function indent_of(s) { match(s, /^[ \t]*/); return substr(s, 1, RLENGTH) }
+
+function fail(line, msg) {
+	printf "mklab: %s:%d: %s\n", FILENAME, line, msg > "/dev/stderr"
+	exit 1
+}
+
+# The lab of a fence line, and whether it begins or ends ("" if neither).
+function fence_of(s, kind,    m) {
+	if (!match(s, "/\\* LAB [A-Za-z0-9_-]+: " kind " \\*/"))
+		return ""
+	m = substr(s, RSTART + 7, RLENGTH - 7)
+	sub(/: .*/, "", m)
+	return m
+}
 
 { src[NR] = $0 }
 
@@ -25,17 +42,30 @@ END {
 	marker_re = "LAB " lab ": .*start(s)? from th(is|ese)"
 	m = 0; fences = 0
 	for (i = 1; i <= NR; i++) {
+		if (src[i] ~ end_re)
+			fail(i, "LAB " lab ": END without BEGIN")
 		if (src[i] !~ begin_re) {
 			out[++m] = src[i]
 			continue
 		}
-		for (j = i + 1; j <= NR && src[j] !~ end_re; j++)
-			;
-		if (j > NR) {
-			printf "mklab: %s:%d: LAB %s: BEGIN without END\n",
-			    FILENAME, i, lab > "/dev/stderr"
-			exit 1
+		# To the END, with other labs' fences nested whole inside.
+		depth = 0
+		for (j = i + 1; j <= NR && src[j] !~ end_re; j++) {
+			if (src[j] ~ begin_re)
+				fail(j, "LAB " lab ": BEGIN inside its own fence")
+			if ((o = fence_of(src[j], "BEGIN")) != "")
+				inner[++depth] = o
+			if ((o = fence_of(src[j], "END")) != "") {
+				if (depth == 0 || inner[depth] != o)
+					fail(j, "LAB " o ": END overlaps the fence of " \
+					    lab " begun at line " i)
+				depth--
+			}
 		}
+		if (j > NR)
+			fail(i, "LAB " lab ": BEGIN without END")
+		if (depth > 0)
+			fail(j, "LAB " lab ": END inside the fence of " inner[depth])
 		fences++
 		nstub = 0
 		# A stub comment ends on the line just above BEGIN.

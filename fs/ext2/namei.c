@@ -34,8 +34,8 @@ static struct dentry *ext2_lookup(struct inode *dir, struct dentry *dentry,
 		if (IS_ERR(inode))
 			return (struct dentry *)inode;
 	}
-	d_add(dentry, inode);	/* NULL: a negative dentry */
-	return NULL;
+	/* NULL: a negative dentry */
+	return d_splice_alias(inode, dentry);
 }
 
 /*

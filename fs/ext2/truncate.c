@@ -1,6 +1,7 @@
 /*
- * fs/ext2/truncate.c: making a file shorter, both ways (DESIGN.md, "The
- * two truncate sequences").
+ * fs/ext2/truncate.c: making a file shorter, both ways: the old sequence,
+ * and the new one of Nick Piggin's "fs: introduce new truncate sequence"
+ * (Linux 2.6.35).
  *
  *   old: notify_change -> ext2_setattr -> vmtruncate: i_size changes, the
  *        page cache is cut, then ->truncate = ext2_truncate(inode) frees
@@ -25,7 +26,6 @@
 #include <kernel/fault_inject.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
-#include <kernel/trace.h>
 #include <mm/filemap.h>
 #include <mm/writeback.h>
 
@@ -180,7 +180,6 @@ int ext2_truncate_blocks(struct inode *inode, loff_t offset)
 	if (!(S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode) ||
 	      S_ISLNK(inode->i_mode)) || ext2_inode_is_fast_symlink(inode))
 		return 0;
-	trace_enter(truncate, inode, "free blocks from %lu", (unsigned long)iblock);
 	mutex_lock(&ei->i_truncate_mutex);
 	for (u64 i = iblock; i < EXT2_NDIR_BLOCKS; i++) {
 		if (ei->i_data[i])
@@ -199,9 +198,7 @@ int ext2_truncate_blocks(struct inode *inode, loff_t offset)
 	free_run_flush(&run);
 	mutex_unlock(&ei->i_truncate_mutex);
 	mark_inode_dirty(inode);
-	err = err ? err : run.err;
-	trace_exit(truncate, inode, err);
-	return err;
+	return err ? err : run.err;
 }
 
 
@@ -239,11 +236,9 @@ void ext2_truncate(struct inode *inode)
 	if (!(S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode) ||
 	      S_ISLNK(inode->i_mode)) || ext2_inode_is_fast_symlink(inode))
 		return;
-	trace_enter(truncate, inode, "->truncate");
 	/* Too late to refuse: i_size has moved, whatever happens here. */
 	err = block_truncate_page(inode->i_mapping, inode->i_size,
 				  ext2_get_block);
-	trace_note(truncate, inode, "block_truncate_page = %d", err);
 	if (ext2_truncate_blocks(inode, inode->i_size) && !err)
 		err = -EIO;
 	if (err)
@@ -253,7 +248,6 @@ void ext2_truncate(struct inode *inode)
 	inode->i_mtime = inode->i_ctime = current_time(inode);
 	mark_inode_dirty(inode);
 	/* void: whatever err was, the caller is told nothing */
-	trace_exit(truncate, inode, 0);
 }
 /* LAB truncate-old: END */
 
@@ -273,21 +267,15 @@ int ext2_setsize(struct inode *inode, loff_t newsize)
 	if (!(S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode) ||
 	      S_ISLNK(inode->i_mode)) || ext2_inode_is_fast_symlink(inode))
 		return -EINVAL;
-	trace_enter(truncate, inode, "size %ld", (long)newsize);
 	/* Fallible steps first: nothing has changed if they fail. */
 	err = inode_newsize_ok(inode, newsize);
-	if (!err) {
-		err = block_truncate_page(inode->i_mapping, newsize,
-					  ext2_get_block);
-		trace_note(truncate, inode, "block_truncate_page = %d", err);
-	}
-	if (err) {
-		trace_exit(truncate, inode, err);	/* nothing changed */
-		return err;
-	}
+	if (err)
+		goto out;
+	err = block_truncate_page(inode->i_mapping, newsize, ext2_get_block);
+	if (err)
+		goto out;
 	/* Commit: i_size first, so that faults from now on see it. */
 	i_size_write(inode, newsize);
-	trace_note(truncate, inode, "i_size set");
 	if (newsize > oldsize)
 		pagecache_isize_extended(inode, oldsize, newsize);
 	else
@@ -298,7 +286,7 @@ int ext2_setsize(struct inode *inode, loff_t newsize)
 	err = ext2_truncate_blocks(inode, newsize);
 	inode->i_mtime = inode->i_ctime = current_time(inode);
 	mark_inode_dirty(inode);
-	trace_exit(truncate, inode, err);
+out:
 	return err;
 }
 /* LAB truncate-new: END */
@@ -306,14 +294,11 @@ int ext2_setsize(struct inode *inode, loff_t newsize)
 int ext2_setattr(struct dentry *dentry, struct iattr *attr)
 {
 	struct inode *inode = dentry->d_inode;
-	bool size = attr->ia_valid & ATTR_SIZE;
 	int err;
 
-	if (size)
-		trace_enter(truncate, inode, "truncate=%s",
-			    inode->i_op->new_truncate ? "new" : "old");
 	err = inode_change_ok(inode, attr);
-	if (!err && size && attr->ia_size != inode->i_size)
+	if (!err && (attr->ia_valid & ATTR_SIZE) &&
+	    attr->ia_size != inode->i_size)
 		err = inode->i_op->new_truncate
 			      ? ext2_setsize(inode, attr->ia_size)
 			      : vmtruncate(inode, attr->ia_size);
@@ -322,7 +307,5 @@ int ext2_setattr(struct dentry *dentry, struct iattr *attr)
 		attr->ia_valid &= ~ATTR_SIZE;
 		err = inode_setattr(inode, attr);
 	}
-	if (size)
-		trace_exit(truncate, inode, err);
 	return err;
 }

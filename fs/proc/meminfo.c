@@ -7,6 +7,7 @@
 #include <fs/proc_fs.h>
 #include <mm/filemap.h>
 #include <mm/gfp.h>
+#include <mm/overcommit.h>
 
 static void show_val_kb(struct seq_file *m, const char *name,
 			unsigned long pages)
@@ -21,5 +22,7 @@ int meminfo_proc_show(struct seq_file *m, void *v)
 	show_val_kb(m, "MemAvailable:", nr_free_pages());
 	show_val_kb(m, "Buffers:", 0);
 	show_val_kb(m, "Cached:", nr_pagecache_pages());
+	show_val_kb(m, "CommitLimit:", vm_commit_limit());
+	show_val_kb(m, "Committed_AS:", vm_committed_pages());
 	return 0;
 }

@@ -61,6 +61,10 @@ struct dentry *d_alloc_pseudo(struct super_block *sb, const struct qstr *name);
 void d_instantiate(struct dentry *dentry, struct inode *inode);
 /* d_instantiate and hash: lookup's way to answer. */
 void d_add(struct dentry *dentry, struct inode *inode);
+/* d_add for a lookup that found inode on disk, refusing a second name for
+ * a directory (a damaged disk's hard link to one): the walk would loop.
+ * Returns NULL, or ERR_PTR(-ELOOP) having dropped inode. */
+struct dentry *d_splice_alias(struct inode *inode, struct dentry *dentry);
 void d_rehash(struct dentry *dentry);
 void d_drop(struct dentry *dentry);
 /* The child of parent named name, referenced, or NULL. */

@@ -13,17 +13,26 @@
 
 #include <fs/fs.h>
 
-#define NR_OPEN_DEFAULT 256	/* fds per process: the RLIMIT_NOFILE cap */
+#define NR_OPEN_DEFAULT 64	/* slots a table starts with, in place */
+#define NR_OPEN (1024 * 1024)	/* the most a table grows to (Linux's
+				 * fs.nr_open default); RLIMIT_NOFILE's cap */
 #define FD_CLOEXEC 1
 
 struct files_struct {
 	int count;	/* tasks sharing the table */
 	spinlock_t file_lock;
 	int next_fd;	/* no free fd below this */
-	struct file *fd[NR_OPEN_DEFAULT];	/* NULL: free or reserved */
+	unsigned int max_fds;	/* slots in fd[], bits in the two maps */
+	struct file **fd;	/* NULL: free or reserved */
 	/* fds in use, including reserved ones not installed yet */
-	unsigned long open_fds[NR_OPEN_DEFAULT / (8 * sizeof(long))];
-	unsigned long close_on_exec[NR_OPEN_DEFAULT / (8 * sizeof(long))];
+	unsigned long *open_fds;
+	unsigned long *close_on_exec;
+	/* The first NR_OPEN_DEFAULT slots, so that most processes never
+	 * allocate a table: one that needs more gets arrays of its own
+	 * (expand_files, fs/fdtable.c), as Linux's fdtable does. */
+	struct file *fd_array[NR_OPEN_DEFAULT];
+	unsigned long open_fds_init[NR_OPEN_DEFAULT / (8 * sizeof(long))];
+	unsigned long close_on_exec_init[NR_OPEN_DEFAULT / (8 * sizeof(long))];
 };
 
 /* fs/file_table.c */
@@ -62,7 +71,7 @@ int close_fd(unsigned int fd);
 long ksys_dup(unsigned int fildes);
 long ksys_dup3(unsigned int oldfd, unsigned int newfd, int flags);
 long do_fcntl(int fd, unsigned int cmd, unsigned long arg);
-/* The per-process fd limit (RLIMIT_NOFILE, capped at NR_OPEN_DEFAULT). */
+/* The per-process fd limit (RLIMIT_NOFILE, capped at NR_OPEN). */
 unsigned int task_nofile_limit(void);
 
 #endif

@@ -366,6 +366,8 @@ struct inode {
 	uid_t i_uid;
 	gid_t i_gid;
 	unsigned int i_nlink;
+	unsigned int i_dentries;	/* dentries bound to it (dcache_lock):
+					 * a directory has at most one */
 	dev_t i_rdev;
 	loff_t i_size;	/* changes under i_mutex; read with i_size_read */
 	blkcnt_t i_blocks;	/* 512-byte units */

@@ -16,6 +16,7 @@
 #include <kernel/signal.h>
 #include <kernel/wait.h>
 #include <kernel/resource.h>
+#include <kernel/trace.h>
 #include <mm/mm.h>
 
 struct mm_struct;
@@ -70,7 +71,7 @@ struct task_struct {
 	unsigned long nvcsw;	/* times switched out (schedule() calls) */
 	unsigned long last_nvcsw, hung_since;	/* kernel/hung_task.c */
 	bool hung_reported;
-	int trace_depth;	/* kernel/trace.c: call depth of traced calls */
+	struct trace_graph trace;	/* kernel/trace.c: traced calls in progress */
 	/* ITIMER_REAL (alarm, setitimer): SIGALRM at it_real_expires (jiffies,
 	 * 0 = disarmed), then every it_real_incr ticks if that is non-zero. */
 	u64 it_real_expires, it_real_incr;

@@ -23,6 +23,7 @@ struct vm_area_struct;
 #define VM_MAYEXEC 0x40UL
 #define VM_MAYSHARE 0x80UL
 #define VM_GROWSDOWN 0x100UL	/* the stack */
+#define VM_ACCOUNT 0x100000UL	/* its pages are committed (overcommit.h) */
 
 /* What a fault handler returns (Linux's VM_FAULT_* codes). */
 #define VM_FAULT_OOM 0x0001

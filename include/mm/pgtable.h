@@ -51,5 +51,9 @@ void paging_allocator_ready(void);
  * Returns NULL when a table is missing (or cannot be allocated), or when
  * va is covered by a large page. */
 pte_t *lookup_pte(pte_t *pgd, unsigned long va, bool alloc);
+/* The first address in [va, end) that a PTE table covers, or end: a walk
+ * over a sparse range skips what was never mapped, so its cost follows
+ * what is mapped, not the range's size (a 1 TiB munmap). */
+unsigned long next_pte_table(pte_t *pgd, unsigned long va, unsigned long end);
 
 #endif
