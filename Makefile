@@ -1,6 +1,7 @@
 # pagelab: one entry point.
 #   make            build the kernel, userland, initramfs and images under build/
-#   make run        boot to the console (Ctrl-A X quits QEMU)
+#   make run        boot to the console (Ctrl-A X quits QEMU), build/disk.img
+#                   on /mnt (BLOCKSIZE=, TRUNCATE=old|new, FRESH=1)
 #   make test       build everything and run every test; last line "N passed, N failed"
 #   make grade      points per list and "Score: X/Y", build/grade/results.json
 #                   (Gradescope) and junit.xml; LAB=name (or the name in
@@ -54,7 +55,7 @@ KSRC_C := $(shell find kernel mm lib fs -name '*.c' 2>/dev/null | sort)
 KSRC_S := $(shell find kernel mm lib fs -name '*.S' ! -name '*.ld.S' 2>/dev/null | sort)
 KOBJS := $(KSRC_C:%.c=$(B)/%.o) $(KSRC_S:%.S=$(B)/%.o)
 
-UCFLAGS := -static -O2 -g -ffile-prefix-map=$(CURDIR)=. -Wall -Wextra -Werror -std=gnu11 -Iuserland/include
+UCFLAGS := -static -O2 -g -ffile-prefix-map=$(CURDIR)=. -Wall -Wextra -Werror -std=gnu11 -Iuserland/include -idirafter include
 UBIN := $(patsubst userland/bin/%.c,$(B)/userland/bin/%,$(wildcard userland/bin/*.c))
 USH := $(if $(wildcard userland/sh/*.c),$(B)/userland/bin/sh)
 UTESTS := $(patsubst userland/tests/%.c,$(B)/userland/tests/%,$(wildcard userland/tests/*.c))
@@ -124,7 +125,7 @@ $(B)/userland/bin/sh: $(wildcard userland/sh/*.c userland/sh/*.h userland/includ
 	@echo "  MUSLCC  $@"
 	$(Q)$(MUSLCC) $(UCFLAGS) -o $@ $(filter %.c,$^)
 
-$(B)/userland/bin/%: userland/bin/%.c $(wildcard userland/include/*.h)
+$(B)/userland/bin/%: userland/bin/%.c $(wildcard userland/include/*.h include/pagelab/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  MUSLCC  $@"
 	$(Q)$(MUSLCC) $(UCFLAGS) -o $@ $<
@@ -157,9 +158,17 @@ iso: $(B)/pagelab.iso
 check-deps:
 	@scripts/deps
 
+# make run boots with build/disk.img on /mnt (scripts/mkdisk makes it the
+# first time): BLOCKSIZE=1024|2048|4096 for a new one, FRESH=1 to start
+# again, TRUNCATE=old|new for the mount's truncate sequence.
+BLOCKSIZE ?= 1024
+TRUNCATE ?= new
+DISK ?= $(B)/disk.img
 run: check-deps
 	@$(MAKE) --no-print-directory all
-	scripts/qemu
+	@scripts/mkdisk $(DISK) $(BLOCKSIZE) $(if $(FRESH),fresh)
+	scripts/qemu --disk $(DISK) -- pagelab.disk=/dev/vda \
+		pagelab.disk_opts=truncate=$(TRUNCATE)
 
 run-iso: check-deps
 	@$(MAKE) --no-print-directory all iso
