@@ -1,6 +1,7 @@
 # pagelab: one entry point.
 #   make            build the kernel, userland, initramfs and images under build/
-#   make run        boot to the console (Ctrl-A X quits QEMU)
+#   make run        boot to the console (Ctrl-A X quits QEMU), build/disk.img
+#                   on /mnt (BLOCKSIZE=, TRUNCATE=old|new, FRESH=1)
 #   make test       build everything and run every test; last line "N passed, N failed"
 #   make grade      points per list and "Score: X/Y", build/grade/results.json
 #                   (Gradescope) and junit.xml; LAB=name (or the name in
@@ -10,6 +11,8 @@
 #   make iso        GRUB rescue ISO (build/pagelab.iso); make run-iso boots it
 #   make gdb        boot halted with the gdb stub; attach with gdb -x build/gdbinit
 #   make bench      benchmarks (never part of make test)
+#   make dist       build/pagelab-VERSION.tar.gz (works without git)
+#   make docs       doc/truncate-sequences.svg (scripts/trace-diagram)
 #   make stress     many seeded boots of the stress programs (scripts/stress;
 #                   STRESS_ARGS="--boots 300 --only mmap-1k" to choose)
 #   make deps       install the host tools (apt-get, as root)
@@ -54,14 +57,14 @@ KSRC_C := $(shell find kernel mm lib fs -name '*.c' 2>/dev/null | sort)
 KSRC_S := $(shell find kernel mm lib fs -name '*.S' ! -name '*.ld.S' 2>/dev/null | sort)
 KOBJS := $(KSRC_C:%.c=$(B)/%.o) $(KSRC_S:%.S=$(B)/%.o)
 
-UCFLAGS := -static -O2 -g -ffile-prefix-map=$(CURDIR)=. -Wall -Wextra -Werror -std=gnu11 -Iuserland/include
+UCFLAGS := -static -O2 -g -ffile-prefix-map=$(CURDIR)=. -Wall -Wextra -Werror -std=gnu11 -Iuserland/include -idirafter include
 UBIN := $(patsubst userland/bin/%.c,$(B)/userland/bin/%,$(wildcard userland/bin/*.c))
 USH := $(if $(wildcard userland/sh/*.c),$(B)/userland/bin/sh)
 UTESTS := $(patsubst userland/tests/%.c,$(B)/userland/tests/%,$(wildcard userland/tests/*.c))
 UBENCH := $(patsubst userland/bench/%.c,$(B)/userland/bench/%,$(wildcard userland/bench/*.c))
 USERLAND := $(UBIN) $(USH) $(UTESTS) $(UBENCH)
 
-.PHONY: all kernel userland run run-iso iso test grade lab gdb bench stress deps clean check-deps
+.PHONY: all kernel userland run run-iso iso test grade lab gdb bench stress dist docs deps clean check-deps
 all: kernel userland $(B)/initramfs.cpio
 
 kernel: $(B)/kernel.elf $(B)/kernel.asm $(B)/kernel.sym
@@ -124,7 +127,7 @@ $(B)/userland/bin/sh: $(wildcard userland/sh/*.c userland/sh/*.h userland/includ
 	@echo "  MUSLCC  $@"
 	$(Q)$(MUSLCC) $(UCFLAGS) -o $@ $(filter %.c,$^)
 
-$(B)/userland/bin/%: userland/bin/%.c $(wildcard userland/include/*.h)
+$(B)/userland/bin/%: userland/bin/%.c $(wildcard userland/include/*.h include/pagelab/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  MUSLCC  $@"
 	$(Q)$(MUSLCC) $(UCFLAGS) -o $@ $<
@@ -157,9 +160,17 @@ iso: $(B)/pagelab.iso
 check-deps:
 	@scripts/deps
 
+# make run boots with build/disk.img on /mnt (scripts/mkdisk makes it the
+# first time): BLOCKSIZE=1024|2048|4096 for a new one, FRESH=1 to start
+# again, TRUNCATE=old|new for the mount's truncate sequence.
+BLOCKSIZE ?= 1024
+TRUNCATE ?= new
+DISK ?= $(B)/disk.img
 run: check-deps
 	@$(MAKE) --no-print-directory all
-	scripts/qemu
+	@scripts/mkdisk $(DISK) $(BLOCKSIZE) $(if $(FRESH),fresh)
+	scripts/qemu --disk $(DISK) -- pagelab.disk=/dev/vda \
+		pagelab.disk_opts=truncate=$(TRUNCATE)
 
 run-iso: check-deps
 	@$(MAKE) --no-print-directory all iso
@@ -184,6 +195,27 @@ grade: check-deps
 bench: check-deps
 	@$(MAKE) --no-print-directory all
 	scripts/bench
+
+# make docs: doc/truncate-sequences.svg, the old and the new truncate
+# sequence side by side (scripts/trace-diagram over a traced ftruncate of
+# each, booted with pagelab-run). DOCDIR=dir writes elsewhere.
+DOCDIR ?= doc
+docs: check-deps
+	@$(MAKE) --no-print-directory all
+	@mkdir -p $(B)/docs $(DOCDIR)
+	@for s in old new; do scripts/pagelab-run --blocksize 1024 --size 8M \
+		--mount-opts truncate=$$s $(B)/userland/tests/trace_truncate \
+		> $(B)/docs/trace-$$s.log 2>&1 || exit 1; done
+	scripts/trace-diagram -o $(DOCDIR)/truncate-sequences.svg \
+		--title "old sequence: i_size first, then ->truncate (vmtruncate)" \
+		$(B)/docs/trace-old.log \
+		--title "new sequence: the file system owns it (ext2_setsize)" \
+		$(B)/docs/trace-new.log
+
+# make dist: build/pagelab-VERSION.tar.gz, the committed tree, which
+# builds, tests and makes labs without git.
+dist:
+	@scripts/mkdist $(B)/pagelab-$$(sed -n 's/^#define PAGELAB_VERSION "\(.*\)"/\1/p' include/kernel/version.h).tar.gz
 
 stress: check-deps
 	@$(MAKE) --no-print-directory all

@@ -8,9 +8,8 @@
  *
  * The checks come first and change nothing (inode_change_ok: who may;
  * inode_newsize_ok: how big). That is the lesson of the new truncate
- * sequence (Nick Piggin, "fs: introduce new truncate sequence", Linux
- * 2.6.35): a file system must be able to refuse before i_size
- * moves. inode_setattr still serves both sequences: a size change goes to
+ * sequence (Nick Piggin's 2009 patches; doc/reading.md): a file system
+ * must be able to refuse before i_size moves. inode_setattr still serves both sequences: a size change goes to
  * simple_setsize for a file system with new_truncate set, and to the old
  * vmtruncate (mm/truncate.c) and ->truncate otherwise.
  */

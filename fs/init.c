@@ -137,6 +137,7 @@ static void create_default_nodes(void)
 	make_node("/dev/console", S_IFCHR | 0600, MKDEV(TTYAUX_MAJOR, 1));
 	make_node("/dev/tty", S_IFCHR | 0666, MKDEV(TTYAUX_MAJOR, 0));
 	make_node("/dev/null", S_IFCHR | 0666, MKDEV(1, 3));
+	make_node("/dev/ttyS1", S_IFCHR | 0600, MKDEV(TTY_MAJOR, 65));
 	make_node("/dev/zero", S_IFCHR | 0666, MKDEV(1, 5));
 	make_node("/proc", S_IFDIR | 0555, 0);
 	make_node("/tmp", S_IFDIR | 01777, 0);

@@ -5,6 +5,7 @@
  * isatty() learns "not a terminal").
  */
 #include <fs/file.h>
+#include <pagelab/pagemap.h>
 #include <kernel/errno.h>
 #include <kernel/tty.h>
 #include <kernel/uaccess.h>
@@ -19,6 +20,8 @@ static long file_ioctl(struct file *file, unsigned int cmd,
 
 		return put_user((int)(left > 0 ? left : 0), (int __user *)arg);
 	}
+	if (cmd == PAGELAB_IOC_PAGEMAP)
+		return pagemap_ioctl(file, arg);
 	if (file->f_op && file->f_op->unlocked_ioctl)
 		return file->f_op->unlocked_ioctl(file, cmd, arg);
 	return -ENOTTY;

@@ -230,14 +230,6 @@ struct kernel_timespec {
 #define CLOCK_MONOTONIC_COARSE 6
 #define CLOCK_BOOTTIME 7
 
-/* There is no RTC driver: the realtime clock starts at this instant. */
-#define REALTIME_EPOCH 1796256000UL	/* 2026-12-03 00:00:00 UTC */
-
-u64 ktime_get_real_ns(void)
-{
-	return REALTIME_EPOCH * NSEC_PER_SEC + ktime_get_ns();
-}
-
 SYSCALL_DEFINE2(clock_gettime, int, which, struct kernel_timespec __user *, tp)
 {
 	u64 ns = ktime_get_ns();
@@ -247,10 +239,10 @@ SYSCALL_DEFINE2(clock_gettime, int, which, struct kernel_timespec __user *, tp)
 		return -EINVAL;
 	if (which == CLOCK_PROCESS_CPUTIME_ID || which == CLOCK_THREAD_CPUTIME_ID)
 		ns = current->utime_ticks * (NSEC_PER_SEC / HZ);
+	if (which == CLOCK_REALTIME || which == CLOCK_REALTIME_COARSE)
+		ns = ktime_get_real_ns();
 	ts.tv_sec = ns / NSEC_PER_SEC;
 	ts.tv_nsec = ns % NSEC_PER_SEC;
-	if (which == CLOCK_REALTIME || which == CLOCK_REALTIME_COARSE)
-		ts.tv_sec += REALTIME_EPOCH;
 	return copy_to_user(tp, &ts, sizeof(ts)) ? -EFAULT : 0;
 }
 
@@ -283,8 +275,8 @@ SYSCALL_DEFINE1(time, long __user *, tloc)
 SYSCALL_DEFINE2(gettimeofday, struct kernel_timespec __user *, tv, void __user *,
 		tz)
 {
-	u64 ns = ktime_get_ns();
-	struct kernel_timespec t = { REALTIME_EPOCH + ns / NSEC_PER_SEC,
+	u64 ns = ktime_get_real_ns();
+	struct kernel_timespec t = { ns / NSEC_PER_SEC,
 				     (ns % NSEC_PER_SEC) / 1000 };
 
 	if (tv && copy_to_user(tv, &t, sizeof(t)))

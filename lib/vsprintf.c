@@ -1,8 +1,8 @@
 /*
  * lib/vsprintf.c: a small vsnprintf.
  *
- * Conversions: %d %i %u %x %X %o %c %s %p %% with flags '-', '0', width,
- * precision (strings), and the length modifiers l, ll, z. Two kernel
+ * Conversions: %d %i %u %x %X %o %c %s %p %% with flags '-', '0', '#'
+ * (0x before a nonzero %x, 0 before %o), width, precision (strings), and the length modifiers l, ll, z. Two kernel
  * extensions from Linux: %pS prints a code address as symbol+off/size (used by
  * backtraces) and %ps as the bare symbol name.
  * Output is always NUL-terminated; the return value is the length the full
@@ -39,12 +39,16 @@ static void put_str(struct outbuf *o, const char *s, size_t n, int width,
 
 struct numspec {
 	int base, width;
-	bool upper, zero, left, negative;
+	bool upper, zero, left, negative, alt;
 };
 
 static void put_num(struct outbuf *o, unsigned long v, struct numspec *ns)
 {
 	const char *digits = ns->upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	/* '#': C's alternate form, which leaves zero alone */
+	const char *prefix = !ns->alt || !v ? "" :
+			     ns->base == 16 ? (ns->upper ? "0X" : "0x") :
+			     ns->base == 8 ? "0" : "";
 	char tmp[24];
 	int n = 0, pad;
 
@@ -52,12 +56,14 @@ static void put_num(struct outbuf *o, unsigned long v, struct numspec *ns)
 		tmp[n++] = digits[v % ns->base];
 		v /= ns->base;
 	} while (v);
-	pad = ns->width - n - ns->negative;
+	pad = ns->width - n - ns->negative - (int)strlen(prefix);
 	if (!ns->left && !ns->zero)
 		while (pad-- > 0)
 			put(o, ' ');
 	if (ns->negative)
 		put(o, '-');
+	while (*prefix)
+		put(o, *prefix++);
 	if (!ns->left && ns->zero)
 		while (pad-- > 0)
 			put(o, '0');
@@ -112,6 +118,8 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 				ns.left = true;
 			else if (*fmt == '0')
 				ns.zero = true;
+			else if (*fmt == '#')
+				ns.alt = true;
 			else
 				break;
 		}

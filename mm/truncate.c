@@ -1,9 +1,9 @@
 /*
  * mm/truncate.c: what a size change does to the page cache and to the
  * processes that map the file, in both truncate sequences (Nick Piggin's
- * "fs: introduce new truncate sequence", Linux 2.6.35) and with the fix
- * for blocksize < pagesize (Jan Kara's "vfs: fix data corruption when
- * blocksize < pagesize for mmaped data", Linux 3.17).
+ * 2009 "new truncate sequence" patches) and with the fix for blocksize <
+ * pagesize (Jan Kara's "vfs: fix data corruption when blocksize <
+ * pagesize for mmaped data", 2014): doc/design.md, doc/reading.md.
  *
  *   truncate_inode_pages      drop the cached pages past a byte offset and
  *                             zero the tail of the page that straddles it

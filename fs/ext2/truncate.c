@@ -1,7 +1,7 @@
 /*
  * fs/ext2/truncate.c: making a file shorter, both ways: the old sequence,
- * and the new one of Nick Piggin's "fs: introduce new truncate sequence"
- * (Linux 2.6.35).
+ * and the new one of Nick Piggin's 2009 "new truncate sequence" patches
+ * (doc/design.md, "The two truncate sequences").
  *
  *   old: notify_change -> ext2_setattr -> vmtruncate: i_size changes, the
  *        page cache is cut, then ->truncate = ext2_truncate(inode) frees

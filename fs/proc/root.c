@@ -4,6 +4,7 @@
  * (i_private points back at it); a file's open runs the entry's show()
  * into a seq_file snapshot that read(2) and lseek(2) then walk.
  */
+#include <kernel/param.h>
 #include <fs/dcache.h>
 #include <fs/mount.h>
 #include <fs/proc_fs.h>
@@ -213,9 +214,18 @@ int vmstat_proc_show(struct seq_file *m, void *v);
 int drop_caches_show(struct seq_file *m, void *v);
 int drop_caches_write(const char *buf, size_t len, void *data);
 
+/* /proc/cmdline: the kernel command line, as Linux shows it (init reads
+ * its pagelab.disk= settings here). */
+static int cmdline_proc_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%s\n", boot_command_line);
+	return 0;
+}
+
 void proc_init(void)
 {
 	register_filesystem(&proc_fs_type);
+	proc_create_single("cmdline", cmdline_proc_show);
 	proc_create_single("meminfo", meminfo_proc_show);
 	proc_create_single("mounts", proc_mounts_show);
 	proc_create_single("vmstat", vmstat_proc_show);

@@ -222,7 +222,9 @@ int __block_write_full_page(struct inode *inode, struct page *page,
  * ->write_begin: lock the page at pos, map (allocating) the blocks under
  * pos..pos+len and read the ones the write covers only in part. On
  * failure the page is released, *pagep is NULL, and blocks allocated past
- * i_size may remain: the caller trims them (DESIGN.md, truncate_blocks).
+ * i_size are trimmed: by truncate_blocks for an old-sequence file, by the
+ * file system itself for a new one (doc/design.md, "After a failed
+ * write").
  */
 int block_write_begin(struct file *file, struct address_space *mapping,
 		      loff_t pos, unsigned int len, unsigned int flags,

@@ -74,6 +74,8 @@ int close_fd(unsigned int fd);
 long ksys_dup(unsigned int fildes);
 long ksys_dup3(unsigned int oldfd, unsigned int newfd, int flags);
 long do_fcntl(int fd, unsigned int cmd, unsigned long arg);
+/* fs/pagemap.c: PAGELAB_IOC_PAGEMAP on file. */
+long pagemap_ioctl(struct file *file, unsigned long arg);
 /* The per-process fd limit (RLIMIT_NOFILE, capped at NR_OPEN). */
 unsigned int task_nofile_limit(void);
 

@@ -325,11 +325,10 @@ struct kstatfs {
  *	caller holds the inode.
  * setattr: apply an iattr (notify_change calls it with i_mutex held); NULL
  *	means inode_change_ok + inode_setattr.
- * truncate / new_truncate: the two truncate sequences (see DESIGN.md).
+ * truncate / new_truncate: the two truncate sequences (doc/design.md).
  *	truncate is the old void hook, called after i_size changed;
  *	new_truncate set means the file system's setattr does the whole
  *	ATTR_SIZE change itself (through simple_setsize or its own setsize).
- *	Both are present and unused yet: the truncate lab wires them.
  */
 struct inode_operations {
 	struct dentry *(*lookup)(struct inode *dir, struct dentry *dentry,

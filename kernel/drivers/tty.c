@@ -19,6 +19,7 @@
  * and termios; the interrupt handler and readers share it. Readers sleep
  * on read_wait until a line (or, raw, a byte) is there.
  */
+#include <kernel/serial_raw.h>
 #include <kernel/tty.h>
 #include <fs/file.h>
 #include <fs/poll.h>
@@ -425,6 +426,11 @@ static int tty_open(struct inode *inode, struct file *file)
 {
 	struct tty_struct *tty = &console_tty;
 
+	if (MAJOR(inode->i_rdev) == TTY_MAJOR &&
+	    MINOR(inode->i_rdev) == SERIAL_RAW_MINOR) {
+		file->f_op = &serial_raw_fops;	/* COM2, raw */
+		return 0;
+	}
 	if (!tty->registered)
 		return -ENODEV;
 	file->private_data = tty;
@@ -447,6 +453,7 @@ void tty_init(void)
 
 	spin_lock_init(&tty->lock);
 	init_waitqueue_head(&tty->read_wait);
+	serial_raw_init();
 	err = register_chrdev(TTYAUX_MAJOR, "tty", &tty_fops);
 	if (!err)
 		err = register_chrdev(TTY_MAJOR, "ttyS", &tty_fops);

@@ -5,7 +5,9 @@
  *   1. make sure fds 0, 1, 2 are open (on /dev/console) so every program
  *      after us can print
  *   2. mount /proc if the kernel has it (a missing /proc directory or
- *      file system type is not an error yet)
+ *      file system type is not an error yet), and the disk that the
+ *      kernel command line names (pagelab.disk=/dev/vda, options in
+ *      pagelab.disk_opts=truncate=old: make run does this) on /mnt
  *   3. if /etc/pagelab-run exists (the test harness put it in the image):
  *      run "/bin/sh /etc/pagelab-run", wait for it, sync, power off
  *   4. otherwise start an interactive "/bin/sh -i" and start it again
@@ -23,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -57,6 +60,46 @@ static void mount_proc(void)
 	if (errno != ENOENT && errno != ENODEV && errno != ENOSYS)
 		fprintf(stderr, "init: cannot mount /proc: %s\n",
 			strerror(errno));
+}
+
+/* The value of NAME=VALUE on the kernel command line, or NULL. */
+static char *cmdline_value(const char *name)
+{
+	static char line[1024];
+	char *word, *save = NULL;
+	size_t len = strlen(name);
+	int fd = open("/proc/cmdline", O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, line, sizeof(line) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	line[n > 0 ? n : 0] = 0;
+	for (word = strtok_r(line, " \n", &save); word;
+	     word = strtok_r(NULL, " \n", &save))
+		if (!strncmp(word, name, len) && word[len] == '=')
+			return word + len + 1;
+	return NULL;
+}
+
+/* pagelab.disk=DEV: mount it on /mnt as ext2, and say so. */
+static void mount_disk(void)
+{
+	char dev[256], opts[256] = "", *v = cmdline_value("pagelab.disk");
+
+	if (!v)
+		return;
+	snprintf(dev, sizeof(dev), "%s", v);
+	v = cmdline_value("pagelab.disk_opts");
+	if (v)
+		snprintf(opts, sizeof(opts), "%s", v);
+	mkdir("/mnt", 0755);
+	if (mount(dev, "/mnt", "ext2", 0, opts[0] ? opts : NULL) < 0) {
+		fprintf(stderr, "init: cannot mount %s on /mnt: %s\n", dev,
+			strerror(errno));
+		return;
+	}
+	printf("init: %s (ext2%s%s) is mounted on /mnt; what you write "
+	       "there stays on the disk\n", dev, opts[0] ? ", " : "", opts);
 }
 
 /*
@@ -157,6 +200,7 @@ int main(void)
 	/* stderr is unbuffered already; stdout must not hold lines back. */
 	setvbuf(stdout, NULL, _IONBF, 0);
 	mount_proc();
+	mount_disk();
 	if (access(RUN_SCRIPT, F_OK) == 0) {
 		pid = spawn(run_argv);
 		if (pid > 0)

@@ -3,7 +3,7 @@
  * sparse file on a full file system is SIGBUS, not silent data loss.
  *
  * The first store to a page of a shared file mapping runs page_mkwrite,
- * which must allocate the blocks under the page (DESIGN.md, "page_mkwrite
+ * which must allocate the blocks under the page (doc/design.md, "page_mkwrite
  * and blocksize < pagesize"); when there are none left the store cannot be
  * kept, and the process must hear it at once (SIGBUS, si_addr the byte
  * stored to) rather than lose the data at writeback. The test maps a

@@ -8,7 +8,7 @@
  * data: read() does not see it, msync() does not write it, and when the
  * file later grows (ftruncate up, or a write() further on) the grown
  * range reads as zero, through read() and through the mapping. That is
- * the rule of DESIGN.md's "page_mkwrite and blocksize < pagesize": a store
+ * the rule of doc/design.md's "page_mkwrite and blocksize < pagesize": a store
  * made through a mapping beyond EOF must never become file data.
  * Linux 6.1 still leaks such stores into the file; on a Linux host (not
  * in pagelab) those checks are skipped when they fail.

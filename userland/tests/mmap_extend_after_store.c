@@ -1,6 +1,6 @@
 /*
  * mmap_extend_after_store: the 2009 page_mkwrite bug (Jan Kara, "Fix
- * page_mkwrite() for blocksize < pagesize"; DESIGN.md, "page_mkwrite and
+ * page_mkwrite() for blocksize < pagesize"; doc/design.md, "page_mkwrite and
  * blocksize < pagesize").
  *
  * A file of 1124 bytes is mapped MAP_SHARED and stored to inside EOF, so

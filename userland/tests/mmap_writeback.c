@@ -2,8 +2,9 @@
  * mmap_writeback: stores through a shared mapping reach the disk without
  * msync or fsync: after munmap, and after the process exits with the
  * mapping still in place, the pages are dirty in the page cache and the
- * flusher writes them (DESIGN.md: dirty pages are written back by msync,
- * munmap, exit, fsync and background writeback).
+ * flusher writes them (doc/design.md, "Reclaim and writeback": munmap and
+ * exit pass the stores on to the pages; msync, fsync or the flusher write
+ * them).
  *
  * Phase 1 (any name but *.phase2): two files of 8 pages, written and
  * fsync'd (clean). One is mapped, stored to and unmapped; a child maps the
