@@ -58,13 +58,13 @@ int inode_change_ok(const struct inode *inode, struct iattr *attr)
 }
 
 /*
- * LAB truncate-new: inode_newsize_ok starts from this.
+ * LAB truncate-old: inode_newsize_ok starts from this.
  * int inode_newsize_ok(const struct inode *inode, loff_t offset)
  * {
  *	return 0;
  * }
  */
-/* LAB truncate-new: BEGIN */
+/* LAB truncate-old: BEGIN */
 int inode_newsize_ok(const struct inode *inode, loff_t offset)
 {
 	int err = 0;
@@ -84,7 +84,7 @@ int inode_newsize_ok(const struct inode *inode, loff_t offset)
 	/* Shrinking: Linux refuses for active swap files (ETXTBSY). */
 	return err;
 }
-/* LAB truncate-new: END */
+/* LAB truncate-old: END */
 
 unsigned int setattr_should_drop_sgid(const struct inode *inode)
 {

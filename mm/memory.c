@@ -388,13 +388,13 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start,
 }
 
 /*
- * LAB mkwrite: unmap_mapping_range starts from this.
+ * LAB truncate-old: unmap_mapping_range starts from this.
  * void unmap_mapping_range(struct address_space *mapping, loff_t holebegin,
  *			    loff_t holelen, bool even_cows)
  * {
  * }
  */
-/* LAB mkwrite: BEGIN */
+/* LAB truncate-old: BEGIN */
 /* Zap the PTEs of file pages [first, last] in vma (its part of them).
  * Unless even_cows, private anonymous copies stay. */
 static void zap_file_range(struct vm_area_struct *vma, pgoff_t first,
@@ -434,7 +434,7 @@ void unmap_mapping_range(struct address_space *mapping, loff_t holebegin,
 		zap_file_range(vma, first, last, even_cows);
 	spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
 }
-/* LAB mkwrite: END */
+/* LAB truncate-old: END */
 
 /*
  * fork: the child maps the same pages. Private writable pages become

@@ -102,14 +102,14 @@ void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
 }
 
 /*
- * LAB truncate-new: truncate_pagecache starts from this.
+ * LAB truncate-old: truncate_pagecache starts from this.
  * void truncate_pagecache(struct inode *inode, loff_t oldsize,
  *			   loff_t newsize)
  * {
  *	truncate_inode_pages(inode->i_mapping, newsize);
  * }
  */
-/* LAB truncate-new: BEGIN */
+/* LAB truncate-old: BEGIN */
 void truncate_pagecache(struct inode *inode, loff_t oldsize, loff_t newsize)
 {
 	struct address_space *mapping = inode->i_mapping;
@@ -129,7 +129,7 @@ void truncate_pagecache(struct inode *inode, loff_t oldsize, loff_t newsize)
 	truncate_inode_pages(mapping, newsize);
 	unmap_mapping_range(mapping, holebegin, 0, true);
 }
-/* LAB truncate-new: END */
+/* LAB truncate-old: END */
 
 /*
  * The 2009 fix switch, for the lab: /proc/sys/vm/pagecache_isize_extended

@@ -46,5 +46,6 @@ int ext2_test_stat(const char *path, struct kstat *st);
 
 extern const struct ext2_test_case ext2_namespace_cases[];
 extern const struct ext2_test_case ext2_data_cases[];
+extern const struct ext2_test_case ext2_truncate_cases[];
 
 #endif

@@ -1,14 +1,23 @@
 /*
- * fs/ext2/ext2_test_data.c: the ext2 self-test's cases about file data:
- * a sparse file reaching into the double and triple indirect blocks (holes
- * read as zeroes, st_blocks exact), truncation down and up in either
- * truncate sequence, running out of blocks and of inodes (ENOSPC, then
- * every block and inode comes back), fsync, and timestamps.
+ * fs/ext2/ext2_test_data.c: the ext2 self-test's cases about file data.
+ *   ext2_data_cases      no truncation (the page cache lab's ext2_rw
+ *                        self-test runs only these): a sparse file
+ *                        reaching into the double and triple indirect
+ *                        blocks (holes read as zeroes, st_blocks exact),
+ *                        a dense one into the double indirect blocks read
+ *                        back from the disk, new blocks that read zero
+ *                        where nothing was written, running out of blocks
+ *                        and of inodes (ENOSPC, then every block and
+ *                        inode comes back), and timestamps
+ *   ext2_truncate_cases  truncation down and up in either truncate
+ *                        sequence, level by level of the block map, and
+ *                        ftruncate with fsync
  */
 #include "ext2_test.h"
 #include <kernel/printk.h>
 #include <kernel/string.h>
 #include <mm/slab.h>
+#include <mm/writeback.h>
 
 #define SPARSE T "/sparse"
 
@@ -43,17 +52,27 @@ static int poke_block(u64 b)
 	return ext2_test_fill(SPARSE, off, off + 1, 5);
 }
 
-static int sparse_file_reaches_triple_indirect_blocks(void)
+/* File blocks at the start of each level of the block map: direct,
+ * single, double, triple indirect. Returns how many levels the disk
+ * has (3: revision 0 with big blocks, no triple). */
+static int levels(u64 at[4])
 {
-	u64 p = ext2_td.blocksize / 4, bs = ext2_td.blocksize;
-	u64 at[4] = { 0, 12, 12 + p, 12 + p + p * p };
-	int n = 4;
+	u64 p = ext2_td.blocksize / 4;
+
+	at[0] = 0;
+	at[1] = 12;
+	at[2] = 12 + p;
+	at[3] = 12 + p + p * p;
+	return (at[3] + 1) * ext2_td.blocksize > (u64)ext2_td.maxbytes ? 3 : 4;
+}
+
+/* SPARSE holds a byte in the first block of each level, holes around. */
+static int check_sparse(void)
+{
+	u64 bs = ext2_td.blocksize, at[4];
+	int n = levels(at);
 	struct kstat st;
 
-	if ((at[3] + 1) * bs > (u64)ext2_td.maxbytes)
-		n = 3;	/* revision 0 with big blocks: no triple */
-	for (int i = 0; i < n; i++)
-		EXPECT_EQ(poke_block(at[i]), 0);
 	/* One data block each, plus 1, 2 and 3 indirect blocks. */
 	EXPECT_EQ(blocks_of(SPARSE), n == 4 ? 10 : 6);
 	EXPECT_EQ(ext2_test_stat(SPARSE, &st), 0);
@@ -71,6 +90,36 @@ static int sparse_file_reaches_triple_indirect_blocks(void)
 			EXPECT_EQ(ext2_test_check(SPARSE, off - 7 - bs, off - 7,
 						  -1), 0);
 	}
+	return 0;
+}
+
+static int make_sparse(void)
+{
+	u64 at[4];
+	int n = levels(at);
+
+	for (int i = 0; i < n; i++)
+		EXPECT_EQ(poke_block(at[i]), 0);
+	return check_sparse();
+}
+
+static int sparse_file_reaches_triple_indirect_blocks(void)
+{
+	EXPECT_EQ(make_sparse(), 0);
+	/* From the disk too: the block map was written out right. */
+	ksys_sync();
+	drop_pagecache();
+	EXPECT_EQ(check_sparse(), 0);
+	EXPECT_EQ(do_unlinkat(AT_FDCWD, SPARSE), 0);
+	return 0;
+}
+
+static int truncation_frees_each_level_of_the_block_map(void)
+{
+	u64 bs = ext2_td.blocksize, at[4];
+	int n = levels(at);
+
+	EXPECT_EQ(make_sparse(), 0);
 	/* Cut back level by level; each cut frees exactly its blocks. */
 	for (int i = n - 1; i >= 1; i--) {
 		EXPECT_EQ(do_sys_truncate(SPARSE, at[i] * bs + 8), 0);
@@ -82,6 +131,65 @@ static int sparse_file_reaches_triple_indirect_blocks(void)
 	EXPECT_EQ(do_sys_truncate(SPARSE, 0), 0);
 	EXPECT_EQ(blocks_of(SPARSE), 0);
 	EXPECT_EQ(do_unlinkat(AT_FDCWD, SPARSE), 0);
+	return 0;
+}
+
+/* Dense into the double indirect blocks, read back from the disk. */
+static int dense_file_reaches_double_indirect_blocks(void)
+{
+	u64 bs = ext2_td.blocksize, p = bs / 4;
+	loff_t size = (12 + p + 3) * bs + 100;
+
+	EXPECT_EQ(ext2_test_fill(T "/dense", 0, size, 9), 0);
+	EXPECT_EQ(blocks_of(T "/dense"), dense_blocks((size + bs - 1) / bs));
+	ksys_sync();
+	drop_pagecache();
+	EXPECT_EQ(ext2_test_check(T "/dense", 0, size, 9), 0);
+	EXPECT_EQ(do_unlinkat(AT_FDCWD, T "/dense"), 0);
+	return 0;
+}
+
+#define OLD_SIZE (256 * 1024)
+#define STEP 4096
+#define AT 1500		/* into the second block of a step on 1 KiB blocks */
+
+/* T/new holds one byte (seed 5) at AT of each STEP, zeroes elsewhere. */
+static int check_new(void)
+{
+	for (loff_t k = 0; k < OLD_SIZE / STEP; k++) {
+		loff_t off = k * STEP + AT;
+
+		EXPECT_EQ(ext2_test_check(T "/new", off, off + 1, 5), 0);
+		EXPECT_EQ(ext2_test_check(T "/new", k * STEP, off, -1), 0);
+		if (k + 1 < OLD_SIZE / STEP)
+			EXPECT_EQ(ext2_test_check(T "/new", off + 1,
+						  (k + 1) * STEP, -1), 0);
+	}
+	return 0;
+}
+
+/*
+ * A block just allocated holds what the disk had there (here a removed
+ * file's bytes): a 1-byte write into it must zero the rest of the block,
+ * which the write path does only when ext2_get_block says the buffer is
+ * new. The writes go from the end down, so that each lands inside
+ * i_size in a hole (a write past EOF would have the old EOF page's tail
+ * zeroed anyway).
+ */
+static int new_blocks_read_zero_where_nothing_was_written(void)
+{
+	EXPECT_EQ(ext2_test_fill(T "/old", 0, OLD_SIZE, 13), 0);
+	ksys_sync();
+	EXPECT_EQ(do_unlinkat(AT_FDCWD, T "/old"), 0);
+	ksys_sync();
+	for (loff_t k = OLD_SIZE / STEP - 1; k >= 0; k--)
+		EXPECT_EQ(ext2_test_fill(T "/new", k * STEP + AT,
+					 k * STEP + AT + 1, 5), 0);
+	EXPECT_EQ(check_new(), 0);
+	ksys_sync();
+	drop_pagecache();
+	EXPECT_EQ(check_new(), 0);
+	EXPECT_EQ(do_unlinkat(AT_FDCWD, T "/new"), 0);
 	return 0;
 }
 
@@ -248,13 +356,23 @@ static int writes_chmod_and_reads_move_the_times(void)
 const struct ext2_test_case ext2_data_cases[] = {
 	{ "sparse_file_reaches_triple_indirect_blocks",
 	  sparse_file_reaches_triple_indirect_blocks },
-	{ "truncate_frees_blocks_and_zeroes_the_tail",
-	  truncate_frees_blocks_and_zeroes_the_tail },
-	{ "ftruncate_and_fsync_work_on_an_open_file",
-	  ftruncate_and_fsync_work_on_an_open_file },
+	{ "dense_file_reaches_double_indirect_blocks",
+	  dense_file_reaches_double_indirect_blocks },
+	{ "new_blocks_read_zero_where_nothing_was_written",
+	  new_blocks_read_zero_where_nothing_was_written },
 	{ "writes_chmod_and_reads_move_the_times",
 	  writes_chmod_and_reads_move_the_times },
 	{ "running_out_of_blocks_is_enospc", running_out_of_blocks_is_enospc },
 	{ "running_out_of_inodes_is_enospc", running_out_of_inodes_is_enospc },
+	{ NULL, NULL },
+};
+
+const struct ext2_test_case ext2_truncate_cases[] = {
+	{ "truncation_frees_each_level_of_the_block_map",
+	  truncation_frees_each_level_of_the_block_map },
+	{ "truncate_frees_blocks_and_zeroes_the_tail",
+	  truncate_frees_blocks_and_zeroes_the_tail },
+	{ "ftruncate_and_fsync_work_on_an_open_file",
+	  ftruncate_and_fsync_work_on_an_open_file },
 	{ NULL, NULL },
 };

@@ -11,9 +11,7 @@
  *
  *   truncate_fault_race         both races below
  *   truncate_fault_race lock    only 1 (truncate_pagecache's own order)
- *   truncate_fault_race late    only 2 (where i_size is written: the
- *                               truncate-old lab checks its vmtruncate
- *                               with this one alone)
+ *   truncate_fault_race late    only 2 (where i_size is written)
  *
  * Roadmap:
  *   1. the fault holds the page lock across the truncate: the child's
