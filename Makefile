@@ -12,6 +12,7 @@
 #   make gdb        boot halted with the gdb stub; attach with gdb -x build/gdbinit
 #   make bench      benchmarks (never part of make test)
 #   make dist       build/pagelab-VERSION.tar.gz (works without git)
+#   make docs       doc/truncate-sequences.svg (scripts/trace-diagram)
 #   make stress     many seeded boots of the stress programs (scripts/stress;
 #                   STRESS_ARGS="--boots 300 --only mmap-1k" to choose)
 #   make deps       install the host tools (apt-get, as root)
@@ -63,7 +64,7 @@ UTESTS := $(patsubst userland/tests/%.c,$(B)/userland/tests/%,$(wildcard userlan
 UBENCH := $(patsubst userland/bench/%.c,$(B)/userland/bench/%,$(wildcard userland/bench/*.c))
 USERLAND := $(UBIN) $(USH) $(UTESTS) $(UBENCH)
 
-.PHONY: all kernel userland run run-iso iso test grade lab gdb bench stress dist deps clean check-deps
+.PHONY: all kernel userland run run-iso iso test grade lab gdb bench stress dist docs deps clean check-deps
 all: kernel userland $(B)/initramfs.cpio
 
 kernel: $(B)/kernel.elf $(B)/kernel.asm $(B)/kernel.sym
@@ -194,6 +195,22 @@ grade: check-deps
 bench: check-deps
 	@$(MAKE) --no-print-directory all
 	scripts/bench
+
+# make docs: doc/truncate-sequences.svg, the old and the new truncate
+# sequence side by side (scripts/trace-diagram over a traced ftruncate of
+# each, booted with pagelab-run). DOCDIR=dir writes elsewhere.
+DOCDIR ?= doc
+docs: check-deps
+	@$(MAKE) --no-print-directory all
+	@mkdir -p $(B)/docs $(DOCDIR)
+	@for s in old new; do scripts/pagelab-run --blocksize 1024 --size 8M \
+		--mount-opts truncate=$$s $(B)/userland/tests/trace_truncate \
+		> $(B)/docs/trace-$$s.log 2>&1 || exit 1; done
+	scripts/trace-diagram -o $(DOCDIR)/truncate-sequences.svg \
+		--title "old sequence: i_size first, then ->truncate (vmtruncate)" \
+		$(B)/docs/trace-old.log \
+		--title "new sequence: the file system owns it (ext2_setsize)" \
+		$(B)/docs/trace-new.log
 
 # make dist: build/pagelab-VERSION.tar.gz, the committed tree, which
 # builds, tests and makes labs without git.

@@ -3,12 +3,14 @@
  *
  * alloc_file builds a file on a path with the path's references; fget
  * takes a reference from the current fd table; fput drops one, and the
- * last one runs __fput: the driver's ->release, the end of write access
- * (i_writecount), then the path. A file can outlive its fd (dup, fork, a
+ * last one runs __fput: epoll forgets the file and its flock goes, then
+ * the driver's ->release, the end of write access (i_writecount), then
+ * the path. A file can outlive its fd (dup, fork, a
  * syscall in progress): only the count decides.
  */
 #include <fs/file.h>
 #include <fs/namei.h>
+#include <fs/poll.h>
 #include <kernel/panic.h>
 #include <kernel/sched.h>
 #include <mm/slab.h>
@@ -60,6 +62,8 @@ static void __fput(struct file *file)
 {
 	struct inode *inode = file->f_inode;
 
+	eventpoll_release(file);
+	locks_remove_file(file);
 	if (file->f_op && file->f_op->release)
 		file->f_op->release(inode, file);
 	if ((file->f_mode & FMODE_WRITE) && inode)

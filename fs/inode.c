@@ -27,7 +27,7 @@ static DEFINE_SPINLOCK(inode_lock);
  */
 struct timespec64 current_time(struct inode *inode)
 {
-	u64 ns = ktime_get_ns();
+	u64 ns = ktime_get_real_ns();
 
 	return (struct timespec64){ ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
 }

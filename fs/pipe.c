@@ -15,11 +15,15 @@
  * close. Opening a FIFO blocks until the other side opens too (counted
  * by r_counter/w_counter, so a partner who came and went still counts).
  * pipe->mutex protects the ring and the counts.
+ *
+ * pipe_poll reports readiness for poll/select/epoll (<fs/poll.h>): every
+ * change it reports already calls wake_up(&pipe->wait).
  */
 #include <fs/pipe_fs_i.h>
 #include <fs/dcache.h>
 #include <fs/file.h>
 #include <fs/mount.h>
+#include <fs/poll.h>
 #include <fs/stat.h>
 #include <kernel/errno.h>
 #include <kernel/sched.h>
@@ -223,6 +227,33 @@ static long pipe_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	return put_user(count, (int __user *)arg);
 }
 
+/*
+ * Readable: bytes queued, or no writer left (EPOLLHUP; a FIFO read end
+ * opened with no writer waits to see one first). Writable: a page of room
+ * (EPOLLOUT), or no reader left (EPOLLERR). No mutex: the queue entry
+ * goes on first, so a change after the racy test still wakes the poller.
+ */
+static __poll_t pipe_poll(struct file *file, poll_table *pt)
+{
+	struct pipe_inode_info *pipe = file->private_data;
+	__poll_t mask = 0;
+
+	poll_wait(file, &pipe->wait, pt);
+	if (file->f_mode & FMODE_READ) {
+		if (pipe_used(pipe))
+			mask |= EPOLLIN | EPOLLRDNORM;
+		if (!pipe->writers && file->f_pipe != pipe->w_counter)
+			mask |= EPOLLHUP;
+	}
+	if (file->f_mode & FMODE_WRITE) {
+		if (PIPE_SIZE - pipe_used(pipe) >= PIPE_BUF)
+			mask |= EPOLLOUT | EPOLLWRNORM;
+		if (!pipe->readers)
+			mask |= EPOLLERR;
+	}
+	return mask;
+}
+
 /* The last close of either end may free the pipe (FIFOs re-make it). */
 static int pipe_release(struct inode *inode, struct file *file)
 {
@@ -267,6 +298,8 @@ static int fifo_open_locked(struct pipe_inode_info *pipe, struct file *file)
 		pipe->r_counter++;
 		pipe->readers++;
 		wake_up(&pipe->wait);
+		if (!pipe->writers && nonblock)
+			file->f_pipe = pipe->w_counter;	/* no EPOLLHUP yet */
 		if (!pipe->writers && !nonblock)
 			err = wait_for_partner(pipe, &pipe->w_counter);
 		if (err)
@@ -324,6 +357,7 @@ const struct file_operations pipefifo_fops = {
 	.write_iter = pipe_write,
 	.unlocked_ioctl = pipe_ioctl,
 	.release = pipe_release,
+	.poll = pipe_poll,
 };
 
 /* ---- anonymous pipes ---------------------------------------------------- */

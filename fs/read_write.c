@@ -1,6 +1,6 @@
 /*
  * fs/read_write.c: read(2), write(2), lseek(2) and their vector and
- * positioned forms.
+ * positioned forms; sendfile(2) and copy_file_range(2).
  *
  * Every form comes down to vfs_iter_read/vfs_iter_write with an iov_iter
  * and a position: f_pos for read/readv (under f_pos_lock, so two threads
@@ -9,11 +9,19 @@
  * checks happen here, once: EBADF for a file not open for that direction,
  * EINVAL for no method or a negative position, EFAULT for a buffer outside
  * user space, counts capped at MAX_RW_COUNT.
+ *
+ * sendfile and copy_file_range move bytes from file to file inside the
+ * kernel, a page at a time (copy_through_page; Linux splices page-cache
+ * pages instead, which saves the copy, not the rules): sendfile from a
+ * regular file to anything writable, copy_file_range between regular
+ * files of one file system.
  */
 #include <fs/file.h>
 #include <fs/uio.h>
 #include <kernel/errno.h>
+#include <kernel/sched.h>
 #include <kernel/uaccess.h>
+#include <mm/gfp.h>
 #include <mm/slab.h>
 
 #define SEEK_DATA 3
@@ -370,4 +378,174 @@ SYSCALL_DEFINE6(pwritev2, unsigned long, fd, const struct iovec __user *,
 	if ((loff_t)pos_l < -1)
 		return -EINVAL;
 	return do_vec(fd, vec, vlen, pos_l, flags, true);
+}
+
+/* ---- sendfile, copy_file_range ------------------------------------------ */
+
+/*
+ * Copy up to count bytes from in at *ipos to out at *opos through a
+ * kernel page. Stops at in's end, at a short write, or when a signal is
+ * pending; both positions advance by what was written. Returns the bytes
+ * copied, or -errno if none.
+ */
+static ssize_t copy_through_page(struct file *in, loff_t *ipos,
+				 struct file *out, loff_t *opos, size_t count)
+{
+	char *buf = (char *)__get_free_pages(GFP_KERNEL, 0);
+	ssize_t done = 0, n = 0, w = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	while (count) {
+		loff_t rpos = *ipos;
+
+		n = kernel_read(in, buf, min(count, PAGE_SIZE), &rpos);
+		if (n <= 0)
+			break;
+		w = kernel_write(out, buf, n, opos);
+		if (w <= 0)
+			break;
+		*ipos += w;
+		done += w;
+		count -= w;
+		if (w < n || signal_pending(current))
+			break;
+	}
+	free_page((unsigned long)buf);
+	if (done)
+		return done;
+	return n < 0 ? n : w < 0 ? w : 0;
+}
+
+/* Linux's order: the input (EBADF, ESPIPE, EINVAL), then the output. */
+static ssize_t do_sendfile(int out_fd, int in_fd, loff_t *ppos, size_t count)
+{
+	struct file *in = fget(in_fd), *out = NULL;
+	loff_t pos, out_pos;
+	ssize_t ret = -EBADF;
+
+	if (!in || !(in->f_mode & FMODE_READ))
+		goto out;
+	ret = -ESPIPE;
+	if (ppos && !(in->f_mode & FMODE_PREAD))
+		goto out;
+	pos = ppos ? *ppos : in->f_pos;
+	ret = -EINVAL;
+	if (pos < 0)
+		goto out;
+	ret = -EBADF;
+	out = fget(out_fd);
+	if (!out || !(out->f_mode & FMODE_WRITE))
+		goto out;
+	/* Only files whose pages can be read at a position (Linux: that
+	 * have ->splice_read); no appending output. */
+	ret = -EINVAL;
+	if (!S_ISREG(in->f_inode->i_mode) || (out->f_flags & O_APPEND))
+		goto out;
+	out_pos = out->f_pos;
+	ret = copy_through_page(in, &pos, out, &out_pos,
+				min(count, MAX_RW_COUNT));
+	if (ret > 0) {
+		if (ppos)
+			*ppos = pos;
+		else
+			in->f_pos = pos;
+		out->f_pos = out_pos;
+	}
+out:
+	if (out)
+		fput(out);
+	if (in)
+		fput(in);
+	return ret;
+}
+
+SYSCALL_DEFINE4(sendfile, int, out_fd, int, in_fd, loff_t __user *, offset,
+		size_t, count)
+{
+	loff_t pos;
+	ssize_t ret;
+
+	if (!offset)
+		return do_sendfile(out_fd, in_fd, NULL, count);
+	if (copy_from_user(&pos, offset, sizeof(pos)))
+		return -EFAULT;
+	ret = do_sendfile(out_fd, in_fd, &pos, count);
+	if (put_user(pos, offset))
+		return -EFAULT;
+	return ret;
+}
+
+/*
+ * What copy_file_range may copy: 0 and *len trimmed to in's end, or
+ * -errno in Linux's order (generic_copy_file_checks).
+ */
+static int copy_file_checks(struct file *in, loff_t pos_in, struct file *out,
+			    loff_t pos_out, size_t *len)
+{
+	struct inode *inode_in = in->f_inode, *inode_out = out->f_inode;
+	loff_t size_in;
+
+	if (S_ISDIR(inode_in->i_mode) || S_ISDIR(inode_out->i_mode))
+		return -EISDIR;
+	if (!S_ISREG(inode_in->i_mode) || !S_ISREG(inode_out->i_mode))
+		return -EINVAL;
+	if (!(in->f_mode & FMODE_READ) || !(out->f_mode & FMODE_WRITE) ||
+	    (out->f_flags & O_APPEND))
+		return -EBADF;
+	if (inode_in->i_sb != inode_out->i_sb)
+		return -EXDEV;
+	if (pos_in < 0 || pos_out < 0)
+		return -EINVAL;
+	size_in = i_size_read(inode_in);
+	*len = pos_in >= size_in ? 0 : min(*len, (size_t)(size_in - pos_in));
+	*len = min(*len, MAX_RW_COUNT);
+	if (inode_in == inode_out && pos_out + (loff_t)*len > pos_in &&
+	    pos_out < pos_in + (loff_t)*len)
+		return -EINVAL;	/* overlapping ranges of one file */
+	return 0;
+}
+
+/* A position from the user, or the file's own. */
+static int get_pos(loff_t __user *upos, struct file *file, loff_t *pos)
+{
+	*pos = file->f_pos;
+	return upos && copy_from_user(pos, upos, sizeof(*pos)) ? -EFAULT : 0;
+}
+
+static int put_pos(loff_t __user *upos, struct file *file, loff_t pos)
+{
+	if (!upos) {
+		file->f_pos = pos;
+		return 0;
+	}
+	return copy_to_user(upos, &pos, sizeof(pos)) ? -EFAULT : 0;
+}
+
+SYSCALL_DEFINE6(copy_file_range, int, fd_in, loff_t __user *, off_in,
+		int, fd_out, loff_t __user *, off_out, size_t, len,
+		unsigned int, flags)
+{
+	struct file *in = fget(fd_in), *out = fget(fd_out);
+	loff_t pos_in, pos_out;
+	ssize_t ret = -EBADF;
+
+	if (!in || !out)
+		goto out;
+	ret = get_pos(off_in, in, &pos_in) ?: get_pos(off_out, out, &pos_out);
+	if (!ret && flags)
+		ret = -EINVAL;
+	if (!ret)
+		ret = copy_file_checks(in, pos_in, out, pos_out, &len);
+	if (!ret && len)
+		ret = copy_through_page(in, &pos_in, out, &pos_out, len);
+	if (ret > 0 && (put_pos(off_in, in, pos_in) ||
+			put_pos(off_out, out, pos_out)))
+		ret = -EFAULT;
+out:
+	if (in)
+		fput(in);
+	if (out)
+		fput(out);
+	return ret;
 }

@@ -1,10 +1,11 @@
 /*
- * fs/stat.c: stat(2) and friends, readlink(2).
+ * fs/stat.c: stat(2) and friends, statx(2), readlink(2).
  *
  * vfs_getattr asks the file system (->getattr) or copies the inode
  * (generic_fillattr) into a struct kstat; cp_new_stat lays that out as
- * x86-64 Linux's 144-byte struct stat. newfstatat is the one musl uses
- * for stat, lstat and fstat (AT_EMPTY_PATH with "").
+ * x86-64 Linux's 144-byte struct stat, cp_statx as the 256-byte struct
+ * statx (the basic fields; no birth time). newfstatat is the one musl
+ * uses for stat, lstat and fstat (AT_EMPTY_PATH with "").
  */
 #include <fs/file.h>
 #include <fs/namei.h>
@@ -24,6 +25,11 @@ _Static_assert(offsetof(struct stat, st_atime) == 72, "st_atim at 72");
 _Static_assert(offsetof(struct stat, st_mtime) == 88, "st_mtim at 88");
 _Static_assert(offsetof(struct stat, st_ctime) == 104, "st_ctim at 104");
 _Static_assert(sizeof(struct statfs) == 120, "struct statfs is 120 bytes");
+_Static_assert(sizeof(struct statx) == 256, "struct statx is 256 bytes");
+_Static_assert(offsetof(struct statx, stx_ino) == 32, "stx_ino at 32");
+_Static_assert(offsetof(struct statx, stx_atime) == 64, "stx_atime at 64");
+_Static_assert(offsetof(struct statx, stx_rdev_major) == 128,
+	       "stx_rdev_major at 128");
 
 void generic_fillattr(struct inode *inode, struct kstat *stat)
 {
@@ -146,6 +152,60 @@ SYSCALL_DEFINE2(fstat, unsigned int, fd, struct stat __user *, statbuf)
 	int err = vfs_fstat(fd, &stat);
 
 	return err ? err : cp_new_stat(&stat, statbuf);
+}
+
+static struct statx_timestamp statx_time(struct timespec64 ts)
+{
+	struct statx_timestamp t = { ts.tv_sec, ts.tv_nsec, 0 };
+
+	return t;
+}
+
+static int cp_statx(const struct kstat *stat, struct statx __user *buffer)
+{
+	struct statx tmp;
+
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.stx_mask = STATX_BASIC_STATS;
+	tmp.stx_blksize = stat->blksize;
+	tmp.stx_nlink = stat->nlink;
+	tmp.stx_uid = stat->uid;
+	tmp.stx_gid = stat->gid;
+	tmp.stx_mode = stat->mode;
+	tmp.stx_ino = stat->ino;
+	tmp.stx_size = stat->size;
+	tmp.stx_blocks = stat->blocks;
+	tmp.stx_atime = statx_time(stat->atime);
+	tmp.stx_ctime = statx_time(stat->ctime);
+	tmp.stx_mtime = statx_time(stat->mtime);
+	tmp.stx_rdev_major = MAJOR(stat->rdev);
+	tmp.stx_rdev_minor = MINOR(stat->rdev);
+	tmp.stx_dev_major = MAJOR(stat->dev);
+	tmp.stx_dev_minor = MINOR(stat->dev);
+	return copy_to_user(buffer, &tmp, sizeof(tmp)) ? -EFAULT : 0;
+}
+
+/* Every field is always known here, so mask only has to be valid. */
+SYSCALL_DEFINE5(statx, int, dfd, const char __user *, filename,
+		unsigned int, flags, unsigned int, mask,
+		struct statx __user *, buffer)
+{
+	struct kstat stat;
+	char *name;
+	long err;
+
+	if ((mask & STATX__RESERVED) ||
+	    (flags & AT_STATX_SYNC_TYPE) == AT_STATX_SYNC_TYPE ||
+	    (flags & ~(AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | AT_EMPTY_PATH |
+		       AT_STATX_SYNC_TYPE)))
+		return -EINVAL;
+	name = getname_flags(filename,
+			     flags & AT_EMPTY_PATH ? LOOKUP_EMPTY : 0);
+	if (IS_ERR(name))
+		return PTR_ERR(name);
+	err = vfs_fstatat(dfd, name, &stat, flags & ~AT_STATX_SYNC_TYPE);
+	putname(name);
+	return err ? err : cp_statx(&stat, buffer);
 }
 
 /* ---- readlink ---------------------------------------------------------- */

@@ -291,6 +291,8 @@ static void commit_exec(struct linux_binprm *bprm, struct pt_regs *regs)
 	mm_release_vfork(t);
 	strlcpy(t->comm, name, sizeof(t->comm));
 	t->flags &= ~PF_KTHREAD;	/* pid 1 starts as a kernel thread */
+	t->undumpable = false;	/* a new program is dumpable again */
+	t->robust_list = 0;	/* it pointed into the old program */
 	for (int i = 0; i < _NSIG; i++) {
 		struct k_sigaction *ka = &t->signal.action[i];
 

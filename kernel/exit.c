@@ -5,7 +5,10 @@
  * its children to init, and becomes a zombie: a task_struct that only holds
  * the exit status until the parent's wait4() reads it and frees the rest.
  * If the parent said it does not care (SIGCHLD ignored or SA_NOCLDWAIT),
- * the task is freed at once, as Linux does.
+ * the task is freed at once, as Linux does. Children that asked for it
+ * (prctl PR_SET_PDEATHSIG) get a signal when their parent exits; wait4
+ * adds the reaped child's CPU time to the parent's children's
+ * (getrusage, times) and reports the child's usage.
  */
 #include <kernel/sched.h>
 #include <kernel/errno.h>
@@ -35,11 +38,24 @@ static void exit_mm(struct task_struct *t)
 	mmput(mm);
 }
 
+/* A child's parent-death signal, as from the exiting parent. */
+static void send_pdeath_signal(struct task_struct *c, struct task_struct *t)
+{
+	siginfo_t info = { .si_signo = c->pdeath_signal, .si_code = SI_USER };
+
+	info.kill.pid = t->pid;
+	info.kill.uid = t->cred.uid;
+	send_sig_info(c->pdeath_signal, &info, c);
+}
+
 /* Children of an exiting task become init's (zombies included). */
 static void reparent_children(struct task_struct *t)
 {
 	struct task_struct *init = find_task_by_pid(1), *c, *tmp;
 
+	list_for_each_entry(c, &t->children, sibling)
+		if (c->pdeath_signal)
+			send_pdeath_signal(c, t);
 	if (!init || init == t)
 		return;
 	list_for_each_entry_safe(c, tmp, &t->children, sibling) {
@@ -93,6 +109,7 @@ __noreturn void do_exit(long code)
 		panic("the idle task tried to exit");
 	mm_release_vfork(t);
 	itimer_cancel(t);
+	sample_maxrss(t);
 	exit_mm(t);
 	if (t->files)
 		put_files_struct(t->files);
@@ -134,20 +151,29 @@ static bool wait_matches(struct task_struct *c, pid_t pid)
 	return true;
 }
 
-struct rusage_stub {
-	char bytes[144];	/* struct rusage: all zero for now */
-};
+/* The parent's children's usage grows by c's and its children's. */
+static void account_reaped(struct task_struct *parent, struct task_struct *c)
+{
+	parent->cutime_ticks += c->utime_ticks + c->cutime_ticks;
+	parent->cstime_ticks += c->stime_ticks + c->cstime_ticks;
+	parent->cnvcsw += c->nvcsw + c->cnvcsw;
+	parent->cmaxrss_kb = max(parent->cmaxrss_kb,
+				 max(c->maxrss_kb, c->cmaxrss_kb));
+}
 
-/* Collect zombie c: copy out the status, free the task. */
+/* Collect zombie c: copy out the status and usage, free the task. */
 static long reap(struct task_struct *c, int __user *status,
-		 struct rusage_stub __user *ru)
+		 struct rusage __user *ru)
 {
 	pid_t pid = c->pid;
+	struct rusage r;
 
 	if (status && put_user(c->exit_code, status))
 		return -EFAULT;
-	if (ru && clear_user(ru, sizeof(*ru)))
+	getrusage(c, RUSAGE_BOTH, &r);
+	if (ru && copy_to_user(ru, &r, sizeof(r)))
 		return -EFAULT;
+	account_reaped(current, c);
 	unhash_task(c);
 	release_task_stack(c);
 	return pid;
@@ -155,7 +181,7 @@ static long reap(struct task_struct *c, int __user *status,
 
 /* One pass over the children: a pid, 0 (some match, none dead), -ECHILD. */
 static long wait_scan(pid_t pid, int __user *status,
-		      struct rusage_stub __user *ru)
+		      struct rusage __user *ru)
 {
 	struct task_struct *c;
 	bool any = false;
@@ -171,7 +197,7 @@ static long wait_scan(pid_t pid, int __user *status,
 }
 
 SYSCALL_DEFINE4(wait4, pid_t, pid, int __user *, status, int, options,
-		struct rusage_stub __user *, ru)
+		struct rusage __user *, ru)
 {
 	long ret;
 

@@ -112,6 +112,8 @@ static void init_child(struct task_struct *p, struct task_struct *parent)
 	memcpy(p->comm, parent->comm, sizeof(p->comm));
 	p->cred = parent->cred;
 	memcpy(p->rlim, parent->rlim, sizeof(p->rlim));
+	p->nice = parent->nice;
+	p->undumpable = parent->undumpable;	/* Linux keeps it in the mm */
 	p->fpu = parent->fpu;
 	p->fs_base = parent->fs_base;
 	p->signal.blocked = parent->signal.blocked;

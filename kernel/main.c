@@ -68,6 +68,7 @@ void start_kernel(u32 magic, u32 info_phys)
 
 	serial_init();
 	tsc_calibrate();
+	rtc_init();
 	boot_info_ok = parse_boot_info(magic, info_phys);
 	parse_kernel_params();
 	print_banner();

@@ -15,6 +15,10 @@
  *	  [ return address = sa_restorer (musl: calls rt_sigreturn) ]  <- rsp
  *
  * rt_sigreturn reads the registers, mask and FPU state back from there.
+ *
+ * rt_sigtimedwait takes a signal of a set without delivering it (the set
+ * is unblocked while it sleeps, so that sending one wakes it);
+ * rt_sigqueueinfo sends one with the caller's siginfo (sigqueue's value).
  */
 #include <kernel/signal.h>
 #include <kernel/errno.h>
@@ -22,6 +26,7 @@
 #include <kernel/sched.h>
 #include <kernel/string.h>
 #include <kernel/syscalls.h>
+#include <kernel/jiffies.h>
 #include <kernel/uaccess.h>
 #include <asm/desc.h>
 
@@ -133,6 +138,21 @@ static int dequeue_signal(struct task_struct *t, siginfo_t *info)
 	return sig;
 }
 
+/* Take the lowest pending signal of set, blocked or not (sigtimedwait). */
+static int dequeue_signal_from(struct task_struct *t, sigset_t set,
+			       siginfo_t *info)
+{
+	sigset_t ready = t->signal.pending & set;
+	int sig;
+
+	if (!ready)
+		return 0;
+	sig = __builtin_ctzl(ready) + 1;
+	t->signal.pending &= ~sigmask(sig);
+	*info = t->signal.info[sig - 1];
+	return sig;
+}
+
 static void save_sigcontext(struct sigcontext *sc, const struct pt_regs *r)
 {
 	memset(sc, 0, sizeof(*sc));
@@ -201,6 +221,18 @@ static void handle_restart(struct pt_regs *regs, struct k_sigaction *ka)
 	regs->vector = 0;	/* decided: don't look at it again */
 }
 
+/* Undo a call's temporary mask (rt_sigsuspend, ppoll...) once no handler
+ * will run under it. */
+static void restore_saved_sigmask(void)
+{
+	struct signal_state *s = &current->signal;
+
+	if (s->restore_saved_mask) {
+		s->blocked = s->saved_mask;
+		s->restore_saved_mask = false;
+	}
+}
+
 static bool sig_kernel_coredump(int sig)
 {
 	return sig == SIGQUIT || sig == SIGILL || sig == SIGTRAP ||
@@ -214,14 +246,18 @@ static void deliver(int sig, siginfo_t *info, struct pt_regs *regs)
 	struct task_struct *t = current;
 	struct k_sigaction *ka = &t->signal.action[sig - 1];
 
+	/* No handler: a restarted call must not start under the mask it
+	 * set for itself, which it would then save as the caller's. */
 	if (ka->handler == SIG_IGN) {
 		handle_restart(regs, NULL);
+		restore_saved_sigmask();
 		return;
 	}
 	if (ka->handler == SIG_DFL) {
 		if (sig_default_ignored(sig) || sig == SIGSTOP ||
 		    sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
 			handle_restart(regs, NULL);
+			restore_saved_sigmask();
 			return;	/* job control stops are not implemented */
 		}
 		if (sig_kernel_coredump(sig) && sig != SIGQUIT)
@@ -261,10 +297,7 @@ static void do_signal(struct pt_regs *regs)
 		return;
 	}
 	handle_restart(regs, NULL);	/* nothing to deliver: restart */
-	if (current->signal.restore_saved_mask) {
-		current->signal.blocked = current->signal.saved_mask;
-		current->signal.restore_saved_mask = false;
-	}
+	restore_saved_sigmask();
 }
 
 /* Last stop before user mode: reschedule and deliver signals. */
@@ -386,6 +419,34 @@ SYSCALL_DEFINE0(rt_sigreturn)
 	return regs->rax;
 }
 
+/*
+ * ppoll, pselect6, epoll_pwait: block *umask (if given) for the call.
+ * restore_saved_sigmask_unless() puts the old mask back, except when the
+ * call was interrupted: then the signal is delivered first, under the
+ * call's mask, and do_signal restores it (as rt_sigsuspend does).
+ */
+int set_user_sigmask(const sigset_t __user *umask, size_t sigsetsize)
+{
+	sigset_t mask;
+
+	if (!umask)
+		return 0;
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (copy_from_user(&mask, umask, sizeof(mask)))
+		return -EFAULT;
+	current->signal.saved_mask = current->signal.blocked;
+	current->signal.restore_saved_mask = true;
+	current->signal.blocked = mask & ~UNBLOCKABLE;
+	return 0;
+}
+
+void restore_saved_sigmask_unless(bool interrupted)
+{
+	if (!interrupted)
+		restore_saved_sigmask();
+}
+
 SYSCALL_DEFINE2(rt_sigsuspend, const sigset_t __user *, set, size_t, size)
 {
 	sigset_t mask;
@@ -411,6 +472,65 @@ SYSCALL_DEFINE0(pause)
 		schedule();
 	}
 	return -ERESTARTNOHAND;
+}
+
+/*
+ * Wait up to timeout ticks for a signal of these; another signal that
+ * arrives (a handler will run) ends the wait too: the signal, -EINTR, or
+ * -EAGAIN when the time ran out.
+ */
+static int do_sigtimedwait(sigset_t these, siginfo_t *info, long timeout)
+{
+	struct signal_state *s = &current->signal;
+	sigset_t saved = s->blocked;
+	int sig = dequeue_signal_from(current, these, info);
+
+	if (sig || !timeout)
+		return sig ? sig : -EAGAIN;
+	s->blocked &= ~these;	/* so that sending one wakes us */
+	for (;;) {
+		current->state = TASK_INTERRUPTIBLE;
+		if (signal_pending(current) || !timeout)
+			break;
+		if (timeout == MAX_SCHEDULE_TIMEOUT)
+			schedule();
+		else
+			timeout = schedule_timeout_interruptible(timeout);
+	}
+	current->state = TASK_RUNNING;
+	s->blocked = saved;
+	sig = dequeue_signal_from(current, these, info);
+	if (sig)
+		return sig;
+	return timeout ? -EINTR : -EAGAIN;
+}
+
+SYSCALL_DEFINE4(rt_sigtimedwait, const sigset_t __user *, uthese,
+		siginfo_t __user *, uinfo,
+		const struct __kernel_timespec __user *, uts,
+		size_t, sigsetsize)
+{
+	long timeout = MAX_SCHEDULE_TIMEOUT;
+	struct __kernel_timespec ts;
+	siginfo_t info;
+	sigset_t these;
+	int sig;
+
+	if (sigsetsize != sizeof(sigset_t))
+		return -EINVAL;
+	if (copy_from_user(&these, uthese, sizeof(these)))
+		return -EFAULT;
+	if (uts) {
+		if (copy_from_user(&ts, uts, sizeof(ts)))
+			return -EFAULT;
+		if (!timespec_valid(&ts))
+			return -EINVAL;
+		timeout = timespec_to_jiffies(&ts);
+	}
+	sig = do_sigtimedwait(these & ~UNBLOCKABLE, &info, timeout);
+	if (sig > 0 && uinfo && copy_to_user(uinfo, &info, sizeof(info)))
+		return -EFAULT;
+	return sig;
 }
 
 static int check_kill_permission(struct task_struct *t)
@@ -478,6 +598,51 @@ SYSCALL_DEFINE3(tgkill, pid_t, tgid, pid_t, tid, int, sig)
 	if (!t || t->exit_state || tgid != tid)
 		return -ESRCH;
 	return kill_one(t, sig);
+}
+
+#define SI_TKILL (-6)
+
+/*
+ * Send sig with the caller's siginfo to process pid (tid when tgid is
+ * given). Only the kernel, kill() and tkill() may claim si_code >= 0 or
+ * SI_TKILL; a process may still send itself those.
+ */
+static long do_rt_sigqueueinfo(pid_t tgid, pid_t pid, int sig,
+			       siginfo_t __user *uinfo)
+{
+	struct task_struct *t;
+	siginfo_t info;
+	int err;
+
+	if (copy_from_user(&info, uinfo, sizeof(info)))
+		return -EFAULT;
+	info.si_signo = sig;
+	if ((info.si_code >= 0 || info.si_code == SI_TKILL) &&
+	    pid != current->pid)
+		return -EPERM;
+	t = pid > 0 ? find_task_by_pid(pid) : NULL;
+	if (!t || t->exit_state || (tgid && tgid != pid))
+		return -ESRCH;
+	if (sig < 0 || sig > _NSIG)
+		return -EINVAL;
+	err = check_kill_permission(t);
+	if (err || !sig)
+		return err;
+	return send_sig_info(sig, &info, t);
+}
+
+SYSCALL_DEFINE3(rt_sigqueueinfo, pid_t, pid, int, sig,
+		siginfo_t __user *, uinfo)
+{
+	return do_rt_sigqueueinfo(0, pid, sig, uinfo);
+}
+
+SYSCALL_DEFINE4(rt_tgsigqueueinfo, pid_t, tgid, pid_t, pid, int, sig,
+		siginfo_t __user *, uinfo)
+{
+	if (tgid <= 0 || pid <= 0)
+		return -EINVAL;
+	return do_rt_sigqueueinfo(tgid, pid, sig, uinfo);
 }
 
 SYSCALL_DEFINE2(sigaltstack, const void __user *, ss, void __user *, old)

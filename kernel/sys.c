@@ -1,6 +1,9 @@
 /*
  * kernel/sys.c: the small system calls: identity, process groups, limits,
- * uname, clocks and sleeping, arch_prctl, reboot.
+ * uname, clocks and sleeping, arch_prctl, reboot; and what a process can
+ * ask about itself and the machine: sysinfo, times, getrusage, its nice
+ * value (getpriority/setpriority), prctl (name, parent-death signal,
+ * dumpable).
  */
 #include <kernel/sched.h>
 #include <fs/file.h>
@@ -13,6 +16,8 @@
 #include <kernel/uaccess.h>
 #include <kernel/version.h>
 #include <asm/processor.h>
+#include <mm/gfp.h>
+#include <mm/mmap.h>
 
 SYSCALL_DEFINE0(getpid) { return current->pid; }
 SYSCALL_DEFINE0(gettid) { return current->pid; }
@@ -225,9 +230,6 @@ struct kernel_timespec {
 #define CLOCK_MONOTONIC_COARSE 6
 #define CLOCK_BOOTTIME 7
 
-/* There is no RTC driver: the realtime clock starts at this instant. */
-#define REALTIME_EPOCH 1796256000UL	/* 2026-12-03 00:00:00 UTC */
-
 SYSCALL_DEFINE2(clock_gettime, int, which, struct kernel_timespec __user *, tp)
 {
 	u64 ns = ktime_get_ns();
@@ -237,18 +239,44 @@ SYSCALL_DEFINE2(clock_gettime, int, which, struct kernel_timespec __user *, tp)
 		return -EINVAL;
 	if (which == CLOCK_PROCESS_CPUTIME_ID || which == CLOCK_THREAD_CPUTIME_ID)
 		ns = current->utime_ticks * (NSEC_PER_SEC / HZ);
+	if (which == CLOCK_REALTIME || which == CLOCK_REALTIME_COARSE)
+		ns = ktime_get_real_ns();
 	ts.tv_sec = ns / NSEC_PER_SEC;
 	ts.tv_nsec = ns % NSEC_PER_SEC;
-	if (which == CLOCK_REALTIME || which == CLOCK_REALTIME_COARSE)
-		ts.tv_sec += REALTIME_EPOCH;
 	return copy_to_user(tp, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+/*
+ * The resolution: 1 ns for the clocks read from the TSC, a tick for the
+ * CPU-time clocks (they count ticks).
+ */
+SYSCALL_DEFINE2(clock_getres, int, which, struct kernel_timespec __user *, tp)
+{
+	struct kernel_timespec ts = { 0, 1 };
+
+	if (which < 0 || which > CLOCK_BOOTTIME)
+		return -EINVAL;
+	if (which == CLOCK_PROCESS_CPUTIME_ID || which == CLOCK_THREAD_CPUTIME_ID)
+		ts.tv_nsec = NSEC_PER_SEC / HZ;
+	if (tp && copy_to_user(tp, &ts, sizeof(ts)))
+		return -EFAULT;
+	return 0;
+}
+
+SYSCALL_DEFINE1(time, long __user *, tloc)
+{
+	long t = ktime_get_real_ns() / NSEC_PER_SEC;
+
+	if (tloc && put_user(t, tloc))
+		return -EFAULT;
+	return t;
 }
 
 SYSCALL_DEFINE2(gettimeofday, struct kernel_timespec __user *, tv, void __user *,
 		tz)
 {
-	u64 ns = ktime_get_ns();
-	struct kernel_timespec t = { REALTIME_EPOCH + ns / NSEC_PER_SEC,
+	u64 ns = ktime_get_real_ns();
+	struct kernel_timespec t = { ns / NSEC_PER_SEC,
 				     (ns % NSEC_PER_SEC) / 1000 };
 
 	if (tv && copy_to_user(tv, &t, sizeof(t)))
@@ -337,4 +365,245 @@ SYSCALL_DEFINE4(reboot, int, magic1, int, magic2, unsigned int, cmd,
 	    cmd != LINUX_REBOOT_CMD_RESTART)
 		return -EINVAL;
 	kernel_power_off(0);
+}
+
+/* ---- sysinfo, times, getrusage ------------------------------------------ */
+
+struct sysinfo {
+	long uptime;	/* seconds since boot */
+	unsigned long loads[3];	/* 1, 5, 15 minute load averages << 16 */
+	unsigned long totalram, freeram, sharedram, bufferram;
+	unsigned long totalswap, freeswap;
+	unsigned short procs;
+	unsigned short pad;
+	unsigned long totalhigh, freehigh;
+	unsigned int mem_unit;	/* the sizes above are in these units */
+};
+_Static_assert(sizeof(struct sysinfo) == 112, "struct sysinfo is 112 bytes");
+
+/*
+ * Sizes in bytes (mem_unit 1), as 64-bit Linux gives them. No swap, no
+ * high memory; load averages are not kept (0); bufferram is 0 as
+ * /proc/meminfo's Buffers. procs counts every task, kernel threads
+ * included, as Linux's nr_threads.
+ */
+SYSCALL_DEFINE1(sysinfo, struct sysinfo __user *, info)
+{
+	struct task_struct *t;
+	struct sysinfo si;
+	u64 ns = ktime_get_ns();
+
+	memset(&si, 0, sizeof(si));
+	si.uptime = ns / NSEC_PER_SEC + (ns % NSEC_PER_SEC ? 1 : 0);
+	si.totalram = totalram_pages * PAGE_SIZE;
+	si.freeram = nr_free_pages() * PAGE_SIZE;
+	list_for_each_entry(t, &task_list, tasks)
+		si.procs++;
+	si.mem_unit = 1;
+	return copy_to_user(info, &si, sizeof(si)) ? -EFAULT : 0;
+}
+
+/* Resident pages of mm: present PTEs in its VMAs. */
+static unsigned long get_mm_rss(struct mm_struct *mm)
+{
+	struct vm_area_struct *vma;
+	unsigned long n = 0;
+
+	list_for_each_entry(vma, &mm->mmap, vm_list) {
+		for (unsigned long a = vma->vm_start; a < vma->vm_end;
+		     a += PAGE_SIZE) {
+			pte_t *pte;
+
+			a = next_pte_table(mm->pgd, a, vma->vm_end);
+			if (a >= vma->vm_end)
+				break;
+			pte = lookup_pte(mm->pgd, a, false);
+			if (pte && (*pte & _PAGE_PRESENT))
+				n++;
+		}
+	}
+	return n;
+}
+
+void sample_maxrss(struct task_struct *t)
+{
+	if (t->mm)
+		t->maxrss_kb = max(t->maxrss_kb,
+				   get_mm_rss(t->mm) << (PAGE_SHIFT - 10));
+}
+
+static struct rusage_timeval ticks_to_timeval(u64 ticks)
+{
+	struct rusage_timeval tv = { ticks / HZ,
+				     (ticks % HZ) * (1000000 / HZ) };
+
+	return tv;
+}
+
+/*
+ * The tick does not tell user from system time, so all CPU time is
+ * counted as user time; ru_nvcsw counts every switch away from the task.
+ */
+void getrusage(struct task_struct *t, int who, struct rusage *r)
+{
+	u64 utime = 0, stime = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (who == RUSAGE_CHILDREN || who == RUSAGE_BOTH) {
+		utime = t->cutime_ticks;
+		stime = t->cstime_ticks;
+		r->ru_nvcsw = t->cnvcsw;
+		r->ru_maxrss = t->cmaxrss_kb;
+	}
+	if (who != RUSAGE_CHILDREN) {
+		if (t == current)
+			sample_maxrss(t);
+		utime += t->utime_ticks;
+		stime += t->stime_ticks;
+		r->ru_nvcsw += t->nvcsw;
+		r->ru_maxrss = max((unsigned long)r->ru_maxrss, t->maxrss_kb);
+	}
+	r->ru_utime = ticks_to_timeval(utime);
+	r->ru_stime = ticks_to_timeval(stime);
+}
+
+SYSCALL_DEFINE2(getrusage, int, who, struct rusage __user *, ru)
+{
+	struct rusage r;
+
+	if (who != RUSAGE_SELF && who != RUSAGE_CHILDREN &&
+	    who != RUSAGE_THREAD)
+		return -EINVAL;
+	getrusage(current, who, &r);
+	return copy_to_user(ru, &r, sizeof(r)) ? -EFAULT : 0;
+}
+
+struct tms {
+	long tms_utime, tms_stime, tms_cutime, tms_cstime;
+};
+
+/* Clock ticks (USER_HZ, which is HZ here) since boot; the CPU times in
+ * the same unit. */
+SYSCALL_DEFINE1(times, struct tms __user *, tbuf)
+{
+	struct task_struct *t = current;
+	struct tms tms = { t->utime_ticks, t->stime_ticks, t->cutime_ticks,
+			   t->cstime_ticks };
+
+	if (tbuf && copy_to_user(tbuf, &tms, sizeof(tms)))
+		return -EFAULT;
+	return jiffies;
+}
+
+/* ---- getpriority, setpriority ------------------------------------------- */
+
+#define PRIO_PROCESS 0
+#define PRIO_PGRP 1
+#define PRIO_USER 2
+#define MIN_NICE (-20)
+#define MAX_NICE 19
+
+/* Is t one of the tasks (which, who) names? who 0 means mine. */
+static bool prio_match(struct task_struct *t, int which, int who)
+{
+	switch (which) {
+	case PRIO_PROCESS:
+		return t->pid == (who ? who : current->pid);
+	case PRIO_PGRP:
+		return t->pgid == (who ? who : current->pgid);
+	}
+	return t->cred.uid == (who ? (uid_t)who : current->cred.uid);
+}
+
+/* Linux's set_one_prio: the caller must own t (or be root), and only
+ * RLIMIT_NICE (or root) allows a lower nice value. Errors stick. */
+static int set_one_prio(struct task_struct *t, int niceval, int error)
+{
+	const struct cred *c = &current->cred;
+
+	if (c->euid && c->euid != t->cred.uid && c->euid != t->cred.euid)
+		return -EPERM;
+	if (niceval < t->nice && c->euid &&
+	    (unsigned long)(20 - niceval) > t->rlim[RLIMIT_NICE].rlim_cur)
+		return -EACCES;
+	t->nice = niceval;
+	return error == -ESRCH ? 0 : error;
+}
+
+SYSCALL_DEFINE3(setpriority, int, which, int, who, int, niceval)
+{
+	struct task_struct *t;
+	int error = -ESRCH;
+
+	if (which < PRIO_PROCESS || which > PRIO_USER)
+		return -EINVAL;
+	niceval = min(max(niceval, MIN_NICE), MAX_NICE);
+	list_for_each_entry(t, &task_list, tasks)
+		if (prio_match(t, which, who))
+			error = set_one_prio(t, niceval, error);
+	return error;
+}
+
+/* 20 - nice of the highest-priority task named (1..40), as Linux's raw
+ * system call returns it; C libraries turn it back into a nice value. */
+SYSCALL_DEFINE2(getpriority, int, which, int, who)
+{
+	struct task_struct *t;
+	long ret = -ESRCH;
+
+	if (which < PRIO_PROCESS || which > PRIO_USER)
+		return -EINVAL;
+	list_for_each_entry(t, &task_list, tasks)
+		if (prio_match(t, which, who))
+			ret = max(ret, (long)(20 - t->nice));
+	return ret;
+}
+
+/* ---- prctl -------------------------------------------------------------- */
+
+#define PR_SET_PDEATHSIG 1
+#define PR_GET_PDEATHSIG 2
+#define PR_GET_DUMPABLE 3
+#define PR_SET_DUMPABLE 4
+#define PR_SET_NAME 15
+#define PR_GET_NAME 16
+
+static int prctl_set_name(const char __user *uname)
+{
+	char comm[TASK_COMM_LEN];
+
+	memset(comm, 0, sizeof(comm));
+	if (strncpy_from_user(comm, uname, sizeof(comm) - 1) < 0)
+		return -EFAULT;
+	comm[sizeof(comm) - 1] = '\0';
+	memcpy(current->comm, comm, sizeof(comm));
+	return 0;
+}
+
+/* The few options programs commonly use; EINVAL for the rest. */
+SYSCALL_DEFINE5(prctl, int, option, unsigned long, arg2, unsigned long, arg3,
+		unsigned long, arg4, unsigned long, arg5)
+{
+	switch (option) {
+	case PR_SET_PDEATHSIG:
+		if (arg2 > _NSIG)
+			return -EINVAL;
+		current->pdeath_signal = arg2;
+		return 0;
+	case PR_GET_PDEATHSIG:
+		return put_user(current->pdeath_signal, (int __user *)arg2);
+	case PR_GET_DUMPABLE:
+		return !current->undumpable;
+	case PR_SET_DUMPABLE:
+		if (arg2 > 1)
+			return -EINVAL;
+		current->undumpable = !arg2;
+		return 0;
+	case PR_SET_NAME:
+		return prctl_set_name((const char __user *)arg2);
+	case PR_GET_NAME:
+		return copy_to_user((char __user *)arg2, current->comm,
+				    TASK_COMM_LEN) ? -EFAULT : 0;
+	}
+	return -EINVAL;
 }

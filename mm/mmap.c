@@ -49,7 +49,7 @@ struct mm_struct *mm_alloc(void)
 }
 
 /* Give vma a reference to file and put it on the file's i_mmap. */
-static void vma_set_file(struct vm_area_struct *vma, struct file *file)
+void vma_set_file(struct vm_area_struct *vma, struct file *file)
 {
 	vma->vm_file = get_file(file);
 	vma_link_file(vma);
@@ -171,7 +171,7 @@ static int split_vma(struct vm_area_struct *vma, unsigned long addr)
 }
 
 /* Make VMA edges fall on start and end, so whole VMAs cover the range. */
-static int split_range(struct mm_struct *mm, unsigned long start,
+int split_range(struct mm_struct *mm, unsigned long start,
 		       unsigned long end)
 {
 	struct vm_area_struct *vma = find_vma(mm, start);
@@ -209,7 +209,7 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 }
 
 /* Highest free gap of len bytes below mm->mmap_base, or 0. */
-static unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len)
+unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len)
 {
 	unsigned long top = mm->mmap_base;
 	struct vm_area_struct *vma;

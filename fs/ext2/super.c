@@ -43,8 +43,8 @@ void ext2_error(struct super_block *sb, const char *function,
 }
 
 /*
- * pagelab reads no real-time clock yet: current_time() counts seconds
- * from boot, as if the machine had booted in 1970. Harmless in a
+ * The wall clock comes from the RTC (kernel/time/rtc.c); a machine
+ * whose RTC says nonsense counts from 1970 instead. Harmless in a
  * timestamp, but not in i_dtime: e2fsck takes a deleted inode's dtime
  * below s_inodes_count for a link in the ext3 orphan list and complains.
  * So a clock behind what the disk has already seen gives way to the

@@ -48,6 +48,9 @@ struct file *get_file(struct file *file);
  * write count, the path). */
 void fput(struct file *file);
 
+/* fs/locks.c: the file's last close drops its flock. */
+void locks_remove_file(struct file *file);
+
 /* fs/fdtable.c */
 
 /* An empty table (vfs_init gives init_task one). */

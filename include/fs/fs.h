@@ -28,6 +28,7 @@
 #include <fs/uio.h>
 
 struct dentry;
+struct epitem;
 struct file;
 struct inode;
 struct iattr;
@@ -428,7 +429,12 @@ struct dir_context {
  * the position to use and to advance (file->f_pos, or pread's offset).
  * iterate: list a directory from ctx->pos. open/release: first open and
  * last close. fsync: NULL means EINVAL. mmap: NULL until the mmap work.
+ * poll: the EPOLL* events that hold now, after poll_wait() on the queues
+ * that change them (<fs/poll.h>); NULL: always ready, and not epollable.
  */
+typedef unsigned int __poll_t;
+struct poll_table_struct;
+
 struct file_operations {
 	loff_t (*llseek)(struct file *file, loff_t offset, int whence);
 	ssize_t (*read)(struct file *file, char __user *buf, size_t count,
@@ -446,6 +452,7 @@ struct file_operations {
 	int (*fsync)(struct file *file, int datasync);
 	int (*open)(struct inode *inode, struct file *file);
 	int (*release)(struct inode *inode, struct file *file);
+	__poll_t (*poll)(struct file *file, struct poll_table_struct *pt);
 };
 
 /* A place in the tree: a dentry, and the mount it is seen through. */
@@ -466,6 +473,10 @@ struct file {
 	int f_count;
 	struct mutex f_pos_lock;	/* read/write/lseek on one file */
 	void *private_data;	/* the driver's (tty, pipe, seq buffer) */
+	unsigned int f_pipe;	/* FIFO read end opened with no writer: the
+				 * w_counter then (fs/pipe.c, pipe_poll) */
+	struct epitem *f_ep;	/* epoll registrations of this file (NULL:
+				 * none), chained by epitem->fnext */
 };
 
 /* ---- super_block -------------------------------------------------------- */

@@ -50,6 +50,39 @@ struct statfs {
 	long f_spare[4];
 };
 
+/* statx(2) (uapi linux/stat.h): 256 bytes, what was asked in stx_mask. */
+struct statx_timestamp {
+	s64 tv_sec;
+	u32 tv_nsec;
+	s32 __reserved;
+};
+
+struct statx {
+	u32 stx_mask;	/* STATX_* filled in */
+	u32 stx_blksize;
+	u64 stx_attributes;
+	u32 stx_nlink;
+	u32 stx_uid;
+	u32 stx_gid;
+	u16 stx_mode;
+	u16 __spare0;
+	u64 stx_ino;
+	u64 stx_size;
+	u64 stx_blocks;
+	u64 stx_attributes_mask;
+	struct statx_timestamp stx_atime, stx_btime, stx_ctime, stx_mtime;
+	u32 stx_rdev_major, stx_rdev_minor;
+	u32 stx_dev_major, stx_dev_minor;
+	u64 stx_mnt_id;
+	u32 stx_dio_mem_align, stx_dio_offset_align;
+	u64 __spare3[12];
+};
+
+#define STATX_BASIC_STATS 0x000007ffU	/* type, mode, nlink, uid, gid,
+					 * times, ino, size, blocks */
+#define STATX__RESERVED 0x80000000U
+#define AT_STATX_SYNC_TYPE 0x6000	/* sync hints: accepted, not needed */
+
 /* struct timespec as utimensat(2) reads it. */
 struct user_timespec {
 	long tv_sec;

@@ -42,9 +42,11 @@
 #define ENOSYS 38
 #define ENOTEMPTY 39
 #define ELOOP 40
+#define EWOULDBLOCK EAGAIN
 #define ENODATA 61
 #define EOVERFLOW 75
 #define EOPNOTSUPP 95
+#define ETIMEDOUT 110
 #define EUCLEAN 117
 #define EDQUOT 122
 

@@ -56,6 +56,34 @@ static inline bool list_empty(const struct list_head *h)
 	return h->next == h;
 }
 
+/* Move every entry of list between prev and next; list is left empty. */
+static inline void __list_splice_init(struct list_head *list,
+				      struct list_head *prev,
+				      struct list_head *next)
+{
+	if (list_empty(list))
+		return;
+	list->next->prev = prev;
+	prev->next = list->next;
+	list->prev->next = next;
+	next->prev = list->prev;
+	INIT_LIST_HEAD(list);
+}
+
+/* Move list's entries to the front of head. */
+static inline void list_splice_init(struct list_head *list,
+				    struct list_head *head)
+{
+	__list_splice_init(list, head, head->next);
+}
+
+/* Move list's entries to the back of head. */
+static inline void list_splice_tail_init(struct list_head *list,
+					 struct list_head *head)
+{
+	__list_splice_init(list, head->prev, head);
+}
+
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
 #define list_first_entry(head, type, member) \
 	list_entry((head)->next, type, member)

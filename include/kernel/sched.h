@@ -67,8 +67,20 @@ struct task_struct {
 	struct fpu_state fpu;
 	unsigned long fs_base;	/* arch_prctl(ARCH_SET_FS): TLS */
 	unsigned long clear_child_tid;
+	unsigned long robust_list;	/* set_robust_list: kept, not walked */
 	u64 utime_ticks, stime_ticks;
 	unsigned long nvcsw;	/* times switched out (schedule() calls) */
+	/* Reaped children's CPU time and switches (with their own reaped
+	 * children's): times(), RUSAGE_CHILDREN. */
+	u64 cutime_ticks, cstime_ticks;
+	unsigned long cnvcsw;
+	/* Resident size in KiB, sampled at getrusage and exit (not at every
+	 * fault): mine, and the largest of my reaped children's. */
+	unsigned long maxrss_kb, cmaxrss_kb;
+	int nice;	/* setpriority: -20..19, inherited; the round-robin
+			 * scheduler does not use it */
+	int pdeath_signal;	/* prctl: sent to me when my parent exits */
+	bool undumpable;	/* prctl(PR_SET_DUMPABLE, 0); exec clears it */
 	unsigned long last_nvcsw, hung_since;	/* kernel/hung_task.c */
 	bool hung_reported;
 	struct trace_graph trace;	/* kernel/trace.c: traced calls in progress */

@@ -118,5 +118,10 @@ int send_sig_info(int sig, const siginfo_t *info, struct task_struct *t);
  * fault again), as Linux's force_sig_fault. */
 void force_sig_fault(int sig, int code, unsigned long addr);
 bool signal_pending(struct task_struct *t);
+/* ppoll, pselect6, epoll_pwait: use the user's mask (NULL: keep ours)
+ * for this call; 0, -EINVAL or -EFAULT. Then restore it unless the call
+ * was interrupted (the handler runs under it; do_signal restores). */
+int set_user_sigmask(const sigset_t *umask, size_t sigsetsize);
+void restore_saved_sigmask_unless(bool interrupted);
 
 #endif

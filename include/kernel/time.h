@@ -19,6 +19,10 @@ void tsc_calibrate(void);
 void timer_init(void);
 /* Nanoseconds since boot; 0 until tsc_calibrate() has run. */
 u64 ktime_get_ns(void);
+/* Read the CMOS real-time clock once (kernel/time/rtc.c). */
+void rtc_init(void);
+/* Nanoseconds since 1970 (UTC): the RTC at boot plus ktime since. */
+u64 ktime_get_real_ns(void);
 /* Busy-wait; for drivers that need a short delay before the tick runs. */
 void ndelay_ns(u64 ns);
 /*

@@ -6,6 +6,13 @@
  *	err = wait_event_interruptible(pipe->wait, pipe_has_data(pipe));
  *	if (err)
  *		return err;	// -ERESTARTSYS: a signal arrived
+ *
+ * An entry may carry a wake function instead of a task (poll and epoll
+ * hang such entries on every file they watch): wake_up() calls it, and
+ * it decides whom to wake. wait_woken() is the sleep that goes with
+ * woken_wake_function: a wake-up that comes between testing the condition
+ * and going to sleep is remembered in the entry (WQ_FLAG_WOKEN), so it is
+ * not lost even when it comes from an interrupt, and a timeout can be given.
  */
 #ifndef _KERNEL_WAIT_H
 #define _KERNEL_WAIT_H
@@ -20,9 +27,18 @@ typedef struct wait_queue_head {
 	struct list_head head;
 } wait_queue_head_t;
 
+struct wait_queue_entry;
+/* Called by wake_up() with the queue's lock held (maybe in an interrupt):
+ * must not sleep. */
+typedef int (*wait_queue_func_t)(struct wait_queue_entry *w);
+
+#define WQ_FLAG_WOKEN 0x02
+
 struct wait_queue_entry {
 	struct task_struct *task;
 	struct list_head entry;
+	wait_queue_func_t func;	/* NULL: wake task */
+	unsigned int flags;	/* WQ_FLAG_WOKEN */
 };
 
 #define __WAIT_QUEUE_HEAD_INITIALIZER(name) \
@@ -38,6 +54,19 @@ void wake_up(wait_queue_head_t *wq);
 void prepare_to_wait(wait_queue_head_t *wq, struct wait_queue_entry *w,
 		     long state);
 void finish_wait(wait_queue_head_t *wq, struct wait_queue_entry *w);
+/* Hang w (task and func set by the caller) on wq until removed. */
+void add_wait_queue(wait_queue_head_t *wq, struct wait_queue_entry *w);
+void remove_wait_queue(wait_queue_head_t *wq, struct wait_queue_entry *w);
+/* An entry for current that wait_woken() sleeps on. */
+void init_wait_woken(struct wait_queue_entry *w);
+int woken_wake_function(struct wait_queue_entry *w);
+#define MAX_SCHEDULE_TIMEOUT (~0UL >> 1)
+/*
+ * Sleep interruptibly until w is woken, a signal is pending or timeout
+ * ticks pass (MAX_SCHEDULE_TIMEOUT: no limit); returns the ticks left, 0
+ * when the time ran out. A wake-up since the last call returns at once.
+ */
+long wait_woken(struct wait_queue_entry *w, long timeout);
 bool signal_pending_current(void);
 void schedule(void);
 

@@ -37,6 +37,12 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
 /* Insert a new VMA [start, end); the range must be free. */
 struct vm_area_struct *vma_create(struct mm_struct *mm, unsigned long start,
 				  unsigned long end, unsigned long flags);
+/* Split VMAs so that start and end fall on VMA edges. 0 or -ENOMEM. */
+int split_range(struct mm_struct *mm, unsigned long start, unsigned long end);
+/* Map vma's file (a reference, and a place on the file's i_mmap). */
+void vma_set_file(struct vm_area_struct *vma, struct file *file);
+/* The highest free range of len bytes below mm->mmap_base, or 0. */
+unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len);
 /* Unmap [start, start+len): splits VMAs at the edges. 0 or -errno. */
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
 unsigned long do_mmap(struct file *file, unsigned long addr,

@@ -39,6 +39,7 @@
 #define __NR_alarm 37
 #define __NR_setitimer 38
 #define __NR_getpid 39
+#define __NR_sendfile 40
 #define __NR_clone 56
 #define __NR_fork 57
 #define __NR_vfork 58
@@ -48,6 +49,7 @@
 #define __NR_kill 62
 #define __NR_uname 63
 #define __NR_fcntl 72
+#define __NR_flock 73
 #define __NR_fsync 74
 #define __NR_fdatasync 75
 #define __NR_truncate 76
@@ -72,6 +74,9 @@
 #define __NR_umask 95
 #define __NR_gettimeofday 96
 #define __NR_getrlimit 97
+#define __NR_getrusage 98
+#define __NR_sysinfo 99
+#define __NR_times 100
 #define __NR_getuid 102
 #define __NR_syslog 103
 #define __NR_getgid 104
@@ -95,11 +100,16 @@
 #define __NR_getsid 124
 #define __NR_rt_sigpending 127
 #define __NR_rt_sigtimedwait 128
+#define __NR_rt_sigqueueinfo 129
 #define __NR_rt_sigsuspend 130
 #define __NR_sigaltstack 131
 #define __NR_mknod 133
 #define __NR_statfs 137
 #define __NR_fstatfs 138
+#define __NR_getpriority 140
+#define __NR_setpriority 141
+#define __NR_prctl 157
+#define __NR_arch_prctl 158
 #define __NR_setrlimit 160
 #define __NR_sync 162
 #define __NR_mount 165
@@ -109,12 +119,17 @@
 #define __NR_tkill 200
 #define __NR_time 201
 #define __NR_futex 202
+#define __NR_sched_setaffinity 203
+#define __NR_sched_getaffinity 204
+#define __NR_epoll_create 213
 #define __NR_getdents64 217
 #define __NR_set_tid_address 218
 #define __NR_clock_gettime 228
 #define __NR_clock_getres 229
 #define __NR_clock_nanosleep 230
 #define __NR_exit_group 231
+#define __NR_epoll_wait 232
+#define __NR_epoll_ctl 233
 #define __NR_tgkill 234
 #define __NR_openat 257
 #define __NR_mkdirat 258
@@ -128,18 +143,27 @@
 #define __NR_readlinkat 267
 #define __NR_fchmodat 268
 #define __NR_faccessat 269
+#define __NR_pselect6 270
+#define __NR_ppoll 271
+#define __NR_set_robust_list 273
+#define __NR_get_robust_list 274
 #define __NR_utimensat 280
+#define __NR_epoll_pwait 281
+#define __NR_eventfd 284
+#define __NR_eventfd2 290
+#define __NR_epoll_create1 291
 #define __NR_dup3 292
 #define __NR_pipe2 293
 #define __NR_preadv 295
 #define __NR_pwritev 296
+#define __NR_rt_tgsigqueueinfo 297
 #define __NR_prlimit64 302
 #define __NR_renameat2 316
 #define __NR_getrandom 318
+#define __NR_copy_file_range 326
 #define __NR_preadv2 327
 #define __NR_pwritev2 328
 #define __NR_statx 332
-#define __NR_arch_prctl 158
 
 #define NR_syscalls 512	/* table size; numbers at or above get ENOSYS */
 

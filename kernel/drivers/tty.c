@@ -12,7 +12,8 @@
  *                 readable at once (VMIN 0 or 1; VTIME is ignored).
  *                 ^C and ^\ send SIGINT/SIGQUIT to the foreground group.
  *   the file      read/write/ioctl (termios, window size, process
- *                 group) on /dev/console, /dev/tty and /dev/ttyS0.
+ *                 group) and poll on /dev/console, /dev/tty and
+ *                 /dev/ttyS0.
  *
  * Locking: tty->lock, taken with interrupts off, protects the input ring
  * and termios; the interrupt handler and readers share it. Readers sleep
@@ -21,6 +22,7 @@
 #include <kernel/serial_raw.h>
 #include <kernel/tty.h>
 #include <fs/file.h>
+#include <fs/poll.h>
 #include <kernel/console.h>
 #include <kernel/errno.h>
 #include <kernel/irq.h>
@@ -405,6 +407,21 @@ static long tty_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	return -ENOTTY;
 }
 
+/* Output never waits; input is ready when a read would not block. */
+static __poll_t tty_poll(struct file *file, poll_table *pt)
+{
+	struct tty_struct *tty = file->private_data;
+	__poll_t mask = EPOLLOUT | EPOLLWRNORM;
+	unsigned long flags;
+
+	poll_wait(file, &tty->read_wait, pt);
+	spin_lock_irqsave(&tty->lock, flags);
+	if (input_available(tty))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	spin_unlock_irqrestore(&tty->lock, flags);
+	return mask;
+}
+
 static int tty_open(struct inode *inode, struct file *file)
 {
 	struct tty_struct *tty = &console_tty;
@@ -426,6 +443,7 @@ static const struct file_operations tty_fops = {
 	.read_iter = tty_read,
 	.write_iter = tty_write,
 	.unlocked_ioctl = tty_ioctl,
+	.poll = tty_poll,
 };
 
 void tty_init(void)

@@ -84,6 +84,8 @@ void sched_init(void)
 						     RLIM_INFINITY };
 	init_task.rlim[RLIMIT_STACK].rlim_cur = STACK_MAX_SIZE;
 	init_task.rlim[RLIMIT_NOFILE] = (struct rlimit){ 1024, 4096 };
+	/* Only root may lower its nice value, as on Linux. */
+	init_task.rlim[RLIMIT_NICE] = (struct rlimit){ 0, 0 };
 	init_waitqueue_head(&init_task.wait_chldexit);
 	fpu_init();
 	boot_cpu.kernel_sp = (unsigned long)boot_stack + THREAD_SIZE;

@@ -3,9 +3,13 @@
  * prepare_to_wait() queues the task and sets its state *before* the caller
  * tests its condition, so a wake_up() between the test and schedule() just
  * makes schedule() return at once: no lost wake-ups.
+ *
+ * Entries with a wake function (poll, epoll) stay queued across many
+ * sleeps: add_wait_queue/remove_wait_queue, and wait_woken() to sleep.
  */
 #include <kernel/wait.h>
 #include <kernel/sched.h>
+#include <kernel/time.h>
 
 void init_waitqueue_head(wait_queue_head_t *wq)
 {
@@ -40,15 +44,77 @@ void finish_wait(wait_queue_head_t *wq, struct wait_queue_entry *w)
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
-void wake_up(wait_queue_head_t *wq)
+void add_wait_queue(wait_queue_head_t *wq, struct wait_queue_entry *w)
 {
-	struct wait_queue_entry *w;
 	unsigned long flags;
 
 	spin_lock_irqsave(&wq->lock, flags);
-	list_for_each_entry(w, &wq->head, entry)
-		wake_up_process(w->task);
+	list_add_tail(&w->entry, &wq->head);
 	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+void remove_wait_queue(wait_queue_head_t *wq, struct wait_queue_entry *w)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	list_del_init(&w->entry);
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+/* A wake function may unlink its own entry: walk with a lookahead. */
+void wake_up(wait_queue_head_t *wq)
+{
+	struct wait_queue_entry *w, *next;
+	unsigned long flags;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	list_for_each_entry_safe(w, next, &wq->head, entry) {
+		if (w->func)
+			w->func(w);
+		else
+			wake_up_process(w->task);
+	}
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+int woken_wake_function(struct wait_queue_entry *w)
+{
+	w->flags |= WQ_FLAG_WOKEN;
+	wake_up_process(w->task);
+	return 1;
+}
+
+void init_wait_woken(struct wait_queue_entry *w)
+{
+	w->task = current;
+	w->func = woken_wake_function;
+	w->flags = 0;
+	INIT_LIST_HEAD(&w->entry);
+}
+
+/*
+ * Interrupts stay off from the test of WQ_FLAG_WOKEN until the task is
+ * asleep: schedule_timeout_interruptible() sets the task's state itself
+ * (we set it too, in case it ever stops doing so), so a wake-up from an
+ * interrupt in between would otherwise be undone. Other tasks cannot run
+ * in between: the kernel is not preemptible.
+ */
+long wait_woken(struct wait_queue_entry *w, long timeout)
+{
+	unsigned long flags = local_irq_save();
+
+	if (!(w->flags & WQ_FLAG_WOKEN) && !signal_pending(current)) {
+		current->state = TASK_INTERRUPTIBLE;
+		if (timeout == MAX_SCHEDULE_TIMEOUT)
+			schedule();
+		else if (timeout > 0)
+			timeout = schedule_timeout_interruptible(timeout);
+	}
+	current->state = TASK_RUNNING;
+	w->flags &= ~WQ_FLAG_WOKEN;
+	local_irq_restore(flags);
+	return timeout;
 }
 
 bool signal_pending_current(void)
