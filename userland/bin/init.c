@@ -5,7 +5,9 @@
  *   1. make sure fds 0, 1, 2 are open (on /dev/console) so every program
  *      after us can print
  *   2. mount /proc if the kernel has it (a missing /proc directory or
- *      file system type is not an error yet), and the disk that the
+ *      file system type is not an error yet); on Linux (no /dev/null:
+ *      pagelab's kernel makes its /dev nodes itself, Linux leaves them
+ *      to devtmpfs) mount devtmpfs on /dev; then the disk that the
  *      kernel command line names (pagelab.disk=/dev/vda, options in
  *      pagelab.disk_opts=truncate=old: make run does this) on /mnt
  *   3. if /etc/pagelab-run exists (the test harness put it in the image):
@@ -59,6 +61,21 @@ static void mount_proc(void)
 		return;
 	if (errno != ENOENT && errno != ENODEV && errno != ENOSYS)
 		fprintf(stderr, "init: cannot mount /proc: %s\n",
+			strerror(errno));
+}
+
+/*
+ * Linux only (scripts/pagelab-run --linux): its initramfs /dev holds just
+ * the console, so mount devtmpfs, where the kernel makes a node for every
+ * device (ttyS1, vda, null...). pagelab makes its nodes at boot; it has
+ * /dev/null, so this never runs there.
+ */
+static void mount_devtmpfs(void)
+{
+	if (access("/dev/null", F_OK) == 0)
+		return;
+	if (mount("devtmpfs", "/dev", "devtmpfs", 0, NULL) < 0)
+		fprintf(stderr, "init: cannot mount devtmpfs on /dev: %s\n",
 			strerror(errno));
 }
 
@@ -200,6 +217,7 @@ int main(void)
 	/* stderr is unbuffered already; stdout must not hold lines back. */
 	setvbuf(stdout, NULL, _IONBF, 0);
 	mount_proc();
+	mount_devtmpfs();
 	mount_disk();
 	if (access(RUN_SCRIPT, F_OK) == 0) {
 		pid = spawn(run_argv);
