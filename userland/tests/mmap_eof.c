@@ -101,7 +101,7 @@ static int on_linux_host(void)
 {
 	struct utsname u;
 
-	return uname(&u) == 0 && strcmp(u.sysname, "linux") == 0 &&
+	return uname(&u) == 0 && strcmp(u.sysname, "Linux") == 0 &&
 	       !strstr(u.release, "pagelab") && !strstr(u.version, "pagelab");
 }
 
