@@ -132,7 +132,8 @@ static void test_times_rusage(void)
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	memset(mem, 1, 4 << 20);
 	getrusage(RUSAGE_THREAD, &ru);
-	ok(ru.ru_maxrss >= 4096, "maxrss counts 4 MiB touched (%ld KiB)",
+	/* Linux syncs its RSS counters every 64 faults: allow 512 KiB. */
+	ok(ru.ru_maxrss >= 3584, "maxrss counts 4 MiB touched (%ld KiB)",
 	   ru.ru_maxrss);
 	munmap(mem, 4 << 20);
 
@@ -153,7 +154,7 @@ static void test_times_rusage(void)
 	ok(ru.ru_utime.tv_sec * 1000000L + ru.ru_utime.tv_usec +
 		   ru.ru_stime.tv_sec * 1000000L + ru.ru_stime.tv_usec >=
 		   150000, "RUSAGE_CHILDREN has it after the wait");
-	ok(ru.ru_maxrss >= 2048, "and the child's maxrss (%ld KiB)",
+	ok(ru.ru_maxrss >= 1536, "and the child's maxrss (%ld KiB)",
 	   ru.ru_maxrss);
 	times(&t1);
 	ok(t1.tms_cutime + t1.tms_cstime >= 15, "so has times()'s tms_cutime");
