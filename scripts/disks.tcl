@@ -6,11 +6,13 @@
 #                          (e.g. {new 8M -b 1024 -I 128}, {new 4M -d DIR})
 #   rawdisk FILE           copy of FILE, not checked (corrupt images)
 # The copies live in build/test-disks/PID/BOOT-vdX.img (PID: the run's, so
-# that two runs in one tree never share an image) and are attached in order
+# that two runs in one tree never share an image; the worker processes of a
+# parallel run, run-tests -j, use their parent's) and are attached in order
 # as virtio-blk disks, so the guest sees /dev/vda, /dev/vdb, ...  They are
 # deleted when the boot passes and kept, for a look, when it fails.
 #
 # Roadmap:
+#   pl_disks_run       the PID of the run the copies belong to
 #   pl_disks_prepare   make the copies -> list of {image check? vdX}
 #   pl_disks_check     e2fsck -fn each checked image after the run; any
 #                      line beyond its routine chatter fails the boot; all
@@ -22,8 +24,16 @@
 #   pl_disks_cleanup   delete a passing boot's copies
 #   pl_disks_prune     at the start of a run, delete what earlier runs kept
 
+# A worker of a parallel run sets ::pl::disks_run to its parent's pid.
+proc pl_disks_run {} {
+	if {[info exists ::pl::disks_run]} {
+		return $::pl::disks_run
+	}
+	return [pid]
+}
+
 proc pl_disks_prepare {boot} {
-	set dir build/test-disks/[pid]
+	set dir build/test-disks/[pl_disks_run]
 	set out {}
 	set letters abcdefghijklmnopqrstuvwxyz
 	foreach {kind spec} [dict get $boot disks] {
@@ -52,12 +62,15 @@ proc pl_disk_make {spec img} {
 	file copy -force $spec $img
 }
 
-# Delete the copies of a boot that passed (and the run's folder once empty).
+# Delete the copies of a boot that passed (and the run's folder once empty,
+# unless other workers share it: their parent deletes it at the end).
 proc pl_disks_cleanup {disks} {
 	foreach d $disks {
 		file delete -force [lindex $d 0]
 	}
-	catch {file delete build/test-disks/[pid]}
+	if {![info exists ::pl::disks_run]} {
+		catch {file delete build/test-disks/[pid]}
+	}
 }
 
 # Delete the folders of earlier runs that are over (their kept images were

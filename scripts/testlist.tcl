@@ -20,6 +20,9 @@
 #       emulator FILE            run FILE instead of QEMU (harness fixtures)
 #       command {ARGV}           run a host command instead of a machine;
 #                                exit N is then its exit status
+#       alone yes|no             no other boot may run beside it when
+#                                run-tests runs boots in parallel (-j),
+#                                e.g. one that loads the host on purpose
 #   send TEXT                    type TEXT and Enter on the console
 #   sendraw TEXT                 send TEXT as is, after \-escapes (\x03)
 #   wait REGEX [SECONDS]         wait for REGEX after the previous wait
@@ -194,7 +197,7 @@ proc pl_parse_boot {where file lineno words} {
 	set boot [dict create name $name file $file line $lineno \
 	    image kernel kernel [pl_kernel] cmdline "" initrd default \
 	    timeout 20 panic 0 exit 0 disks {} qemu {} emulator "" \
-	    command "" steps {} tests {}]
+	    command "" alone 0 steps {} tests {}]
 	set opts [lrange $words 2 end]
 	if {[llength $opts] % 2} {
 		error "$where: boot options come in KEY VALUE pairs"
@@ -227,11 +230,11 @@ proc pl_boot_option {where bootvar k v} {
 		}
 		dict set boot $k $v
 	}
-	panic {
+	panic - alone {
 		if {$v ni {yes no}} {
-			error "$where: panic is yes or no, not '$v'"
+			error "$where: $k is yes or no, not '$v'"
 		}
-		dict set boot panic [expr {$v eq "yes"}]
+		dict set boot $k [expr {$v eq "yes"}]
 	}
 	disk - rawdisk {
 		dict lappend boot disks $k $v

@@ -1,14 +1,15 @@
 /*
  * kernel/time/pit.c: the periodic tick. PIT channel 0 interrupts HZ times a
- * second on IRQ 0; each tick advances jiffies. (SMP will want the local APIC
- * timer; one CPU is happy with the PIT.)
+ * second on IRQ 0; each tick advances jiffies and gives the timers a look
+ * at the clock. A tick the host was too busy to deliver is lost, so
+ * jiffies may fall behind the clock, never run ahead of it. (SMP will want
+ * the local APIC timer; one CPU is happy with the PIT.)
  */
 #include <kernel/time.h>
 #include <kernel/irq.h>
 #include <kernel/panic.h>
 #include <asm/io.h>
 
-#define PIT_HZ 1193182
 #define PIT_CH0 0x40
 #define PIT_CMD 0x43
 
@@ -28,7 +29,7 @@ static void timer_interrupt(int irq, void *data)
 
 void timer_init(void)
 {
-	u16 divisor = PIT_HZ / HZ;
+	u16 divisor = LATCH;
 
 	outb(PIT_CMD, 0x34);	/* channel 0, lo/hi byte, mode 2 (rate) */
 	outb(PIT_CH0, divisor & 0xff);
