@@ -14,31 +14,12 @@
 #include <kernel/errno.h>
 #include <kernel/serial_raw.h>
 #include <kernel/spinlock.h>
-#include <asm/io.h>
+#include <kernel/uart.h>
 #include <fs/fs.h>
 #include <fs/uio.h>
 
-#define COM2 0x2f8
-#define UART_THR 0
-#define UART_IER 1
-#define UART_FCR 2
-#define UART_LCR 3
-#define UART_MCR 4
-#define UART_LSR 5
-#define UART_LSR_THRE 0x20
-#define UART_LCR_DLAB 0x80
-
 static bool present;
 static DEFINE_SPINLOCK(com2_lock);
-
-static void com2_putc(char c)
-{
-	int spins = 100000;
-
-	while (!(inb(COM2 + UART_LSR) & UART_LSR_THRE) && --spins)
-		;
-	outb(COM2 + UART_THR, c);
-}
 
 static ssize_t raw_write(struct file *file, struct iov_iter *from,
 			 loff_t *pos)
@@ -54,7 +35,7 @@ static ssize_t raw_write(struct file *file, struct iov_iter *from,
 			return done ? done : -EFAULT;
 		spin_lock_irqsave(&com2_lock, flags);
 		for (size_t i = 0; present && i < n; i++)
-			com2_putc(chunk[i]);
+			uart_putc(COM2, chunk[i]);
 		spin_unlock_irqrestore(&com2_lock, flags);
 		done += n;
 	}
@@ -73,16 +54,8 @@ const struct file_operations serial_raw_fops = {
 
 void serial_raw_init(void)
 {
-	/* A UART has a scratch register that keeps what is written. */
-	outb(COM2 + 7, 0x5a);
-	present = inb(COM2 + 7) == 0x5a;
-	if (!present)
-		return;
-	outb(COM2 + UART_IER, 0);
-	outb(COM2 + UART_LCR, UART_LCR_DLAB);
-	outb(COM2 + 0, 1);	/* 115200 baud */
-	outb(COM2 + 1, 0);
-	outb(COM2 + UART_LCR, 0x03);
-	outb(COM2 + UART_FCR, 0xc7);
-	outb(COM2 + UART_MCR, 0x03);	/* DTR, RTS; no interrupts */
+	outb(COM2 + UART_SCR, 0x5a);
+	present = inb(COM2 + UART_SCR) == 0x5a;
+	if (present)
+		uart_setup(COM2, 0x03);	/* DTR, RTS; no interrupts */
 }

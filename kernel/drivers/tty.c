@@ -32,14 +32,11 @@
 #include <kernel/string.h>
 #include <kernel/uaccess.h>
 #include <kernel/wait.h>
-#include <asm/io.h>
+#include <kernel/uart.h>
 #include <mm/slab.h>
 
-#define COM1 0x3f8
-#define UART_RBR 0
-#define UART_IER 1
+#define UART_RBR 0	/* receive buffer (COM1 etc. in <kernel/uart.h>) */
 #define UART_IIR 2
-#define UART_LSR 5
 #define UART_IER_RDI 0x01	/* interrupt when a byte arrives */
 #define UART_LSR_DR 0x01	/* a byte is waiting in RBR */
 #define COM1_IRQ 4
