@@ -57,8 +57,8 @@
 #define NPAGES 3
 #define CUT 100
 #define LAST (2 * PAGE)		/* the offset of the page that goes */
-#define HOLD_MS 1500		/* the fault's window */
-#define SIZE_HOLD_MS 3000	/* case 3: the truncate's, longer */
+#define HOLD_MS 1000		/* the fault's window */
+#define SIZE_HOLD_MS 2000	/* case 3: the truncate's, longer */
 #define FILE_NAME "recheck.dat"
 
 /* What the children saw, in a MAP_SHARED|MAP_ANONYMOUS page. */
