@@ -162,6 +162,37 @@ static const char *what(int signo, char c)
 	return buf;
 }
 
+/*
+ * Pages in use that nothing accounts for (/proc/pagecheck's "other"),
+ * after sync and with the caches dropped: a page the fault kept a
+ * reference to after it left the page cache stays there for good.
+ * -1 where there is no /proc/pagecheck (the host).
+ */
+static long pages_unaccounted(void)
+{
+	char buf[1024], *line;
+	int fd;
+	ssize_t n;
+
+	sync();
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	if (fd >= 0) {
+		if (write(fd, "3\n", 2) != 2)
+			diag("drop_caches: %s", strerror(errno));
+		close(fd);
+	}
+	fd = open("/proc/pagecheck", O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
+		if (!strncmp(line, "other ", 6))
+			return atol(line + 6);
+	return -1;
+}
+
 /* ---- the child that faults ----------------------------------------------- */
 
 enum race_case { SHRUNK = 1, REGROWN, SIZE_FIRST };
@@ -347,6 +378,7 @@ static void warm_up(struct shared *s)
 	if (pread(fd, &c, 1, 0) < 0)
 		diag("warm-up pread: %s", strerror(errno));
 	what(0, 'x');
+	pages_unaccounted();
 	if (have_delay) {
 		fail_delay("fault_page_found", 0, 1);
 		fail_delay_taken("fault_page_found");
@@ -358,6 +390,7 @@ static void warm_up(struct shared *s)
 
 int main(void)
 {
+	long before, after;
 	struct shared *s = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
 				MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
@@ -370,8 +403,15 @@ int main(void)
 		diag("no /proc/fail/delay: the races run unforced");
 	memset((void *)s, 0, sizeof(*s));
 	warm_up(s);
+	before = pages_unaccounted();
 	run_case(s, SHRUNK, "shrunk");
 	run_case(s, REGROWN, "regrown");
 	run_case(s, SIZE_FIRST, "size first");
+	after = pages_unaccounted();
+	if (before >= 0 && after >= 0)
+		ok(after <= before, "no page is left held by nobody: %ld "
+		   "unaccounted before the cases, %ld after", before, after);
+	else
+		skip("no /proc/pagecheck", "no page is left held by nobody");
 	return done_testing();
 }
