@@ -158,6 +158,13 @@ int block_prepare_write_whole_page(struct inode *inode, struct page *page,
  * }
  */
 /* LAB buffer-heads: BEGIN */
+/*
+ * Each buffer of the page, by where it lies against [from, to): outside,
+ * it is left alone (uptodate if the page is); inside, it is mapped
+ * (get_block, create), and a block just allocated is zeroed where the
+ * write will not cover it; a mapped block the write covers only in part
+ * is read, all such reads in flight at once, then waited for.
+ */
 int __block_prepare_write(struct inode *inode, struct page *page,
 			  unsigned int from, unsigned int to,
 			  get_block_t *get_block)
