@@ -3,8 +3,11 @@
  * page, on the file system cwd is on (pagelab's ext2 with 1 KiB blocks;
  * on the host ext2, ext4, tmpfs).
  *
- * First a file of 0xEE is written and removed, so that the free blocks
- * the next files get hold 0xEE on the disk. Then:
+ * A file of 0xEE is written and removed before each write below, so that
+ * the free blocks the file gets hold 0xEE on the disk and the free pages
+ * the page cache gets hold 0xEE in memory (pagelab does not zero a page
+ * for the page cache): a new block not zeroed around the write shows
+ * them. Then:
  *   past_eof     10 bytes into block 5 of an empty file: only that block
  *                is allocated, the rest of it reads zero (not 0xEE),
  *                nothing is read from the disk;
@@ -107,24 +110,26 @@ static int open_new(const char *name)
 	return open(name, O_CREAT | O_RDWR | O_TRUNC, 0644);
 }
 
-/* Free blocks that hold 0xEE on the disk. */
-static void stale_blocks(void)
+/* Free blocks and free pages that hold 0xEE; 0 if it could be done. */
+static int litter(void)
 {
 	static char buf[64 * 1024];
-	int fd = open("stale", O_CREAT | O_RDWR | O_TRUNC, 0644);
+	int fd = open("stale", O_CREAT | O_RDWR | O_TRUNC, 0644), r;
 
 	memset(buf, 0xee, sizeof(buf));
-	ok(fd >= 0 && write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf) &&
-	   fsync(fd) == 0, "64 KiB of 0xEE written, then removed");
+	r = fd >= 0 && write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf) &&
+	    fsync(fd) == 0 ? 0 : -1;
 	close(fd);
 	unlink("stale");
 	sync();
+	return r;
 }
 
 static void past_eof(void)
 {
 	int fd = open_new("past_eof");
 
+	litter();
 	check(fd, write_counting(fd, PAGE + 5 * bs % PAGE + 100, 10, 'Q'), 1,
 	      "10 bytes past EOF in an empty file");
 	close(fd);
@@ -146,6 +151,7 @@ static void into_a_hole(void)
 	write_counting(fd, 3 * bs, bs, 'd');
 	before = blocks_of(fd);
 	fsync_and_drop(fd);
+	litter();
 	check(fd, write_counting(fd, 2 * bs + 500, 50, 'R'), before + 1,
 	      "50 bytes into a hole between blocks of data, not cached");
 	close(fd);
@@ -164,6 +170,7 @@ static void eof_page(void)
 	}
 	write_counting(fd, 0, bs + bs / 2, 'f');
 	fsync_and_drop(fd);
+	litter();
 	check(fd, write_counting(fd, 3 * bs + 10, 10, 'T'), 3,
 	      "10 bytes past EOF in the page that holds EOF, not cached");
 	close(fd);
@@ -196,7 +203,7 @@ int main(void)
 		return 1;
 	bs = (long)sv.f_bsize;
 	diag("block size %ld", bs);
-	stale_blocks();
+	is_int(litter(), 0, "64 KiB of 0xEE written, then removed");
 	past_eof();
 	into_a_hole();
 	eof_page();
