@@ -231,4 +231,6 @@ deps:
 clean:
 	rm -rf $(B)
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+# Only this tree's dependency files: build/ also holds whole lab, mutant and
+# dist trees (thousands of .d files), and every pagelab-run calls make.
+-include $(wildcard $(KOBJS:.o=.d) $(B)/kallsyms.d $(B)/kallsyms0.d)

@@ -31,6 +31,7 @@ static struct delay_point points[FD_NR_POINTS] = {
 	[FD_TRUNCATE_PAGES_DROPPED] = { "truncate_pages_dropped" },
 	[FD_BLOCK_TRUNCATE_READ] = { "block_truncate_read" },
 	[FD_PAGE_MKCLEAN] = { "page_mkclean" },
+	[FD_FAULT_PAGE_FOUND] = { "fault_page_found" },
 };
 
 unsigned long fail_delay_armed;

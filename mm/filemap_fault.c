@@ -4,9 +4,13 @@
  *
  *   generic_file_mmap    a file system's ->mmap: the VMA gets
  *                        generic_file_vm_ops (or the fs's own ops)
- *   filemap_fault        vm_ops->fault: the page at the faulting offset,
- *                        read in if needed, returned locked; SIGBUS past
- *                        EOF, where there is no file to map
+ *   filemap_find_fault_page  the page at the faulting offset, read in
+ *                        if needed, referenced but not locked
+ *   filemap_fault        vm_ops->fault: that page locked and checked
+ *                        again (still the file's? still inside i_size?),
+ *                        so that truncation cannot take it before
+ *                        do_file_fault has set the PTE; SIGBUS past EOF,
+ *                        where there is no file to map (lab race)
  *   filemap_page_mkwrite vm_ops->page_mkwrite for files whose blocks need
  *                        no allocation (ramfs): lock, check, dirty
  *
@@ -17,6 +21,7 @@
 #include <mm/mmap.h>
 #include <fs/fs.h>
 #include <kernel/errno.h>
+#include <kernel/fail_delay.h>
 #include <kernel/vmstat.h>
 
 /* Pages the file covers: an offset at or past this is beyond EOF. */
@@ -26,21 +31,21 @@ static pgoff_t size_in_pages(struct inode *inode)
 }
 
 /*
- * vm_ops->fault: find the page for vmf->pgoff, reading it in if it is not
- * cached (a major fault). Returns VM_FAULT_LOCKED with vmf->page locked,
- * referenced, uptodate and still inside i_size, or VM_FAULT_SIGBUS (past
- * EOF, or the read failed), or VM_FAULT_OOM.
+ * The page at vmf->pgoff, referenced and uptodate, read in if it was not
+ * cached: returns 0 (minor) or VM_FAULT_MAJOR with *pagep set, or, with
+ * *pagep NULL, VM_FAULT_SIGBUS (past EOF, or the read failed) or
+ * VM_FAULT_OOM. The page is NOT locked: until it is, truncation may take
+ * it out of the file, and i_size may move.
  */
-int filemap_fault(struct vm_fault *vmf)
+static int filemap_find_fault_page(struct vm_fault *vmf, struct page **pagep)
 {
 	struct file *file = vmf->vma->vm_file;
 	struct address_space *mapping = file->f_inode->i_mapping;
-	struct inode *inode = mapping->host;
 	struct page *page;
 	int ret = 0;
 
-retry:
-	if (vmf->pgoff >= size_in_pages(inode))
+	*pagep = NULL;
+	if (vmf->pgoff >= size_in_pages(mapping->host))
 		return VM_FAULT_SIGBUS;
 	page = find_get_page(mapping, vmf->pgoff);
 	if (!page || !PageUptodate(page)) {
@@ -53,17 +58,56 @@ retry:
 		ret = VM_FAULT_MAJOR;
 		count_vm_event(PGMAJFAULT);
 	}
-	lock_page(page);
-	/* Truncated while we slept: start again (the size check decides). */
-	if (page->mapping != mapping) {
+	/* A test may hold this window open: truncation runs now. */
+	fail_delay(FD_FAULT_PAGE_FOUND);
+	*pagep = page;
+	return ret;
+}
+
+/*
+ * vm_ops->fault: find the page for vmf->pgoff, reading it in if it is not
+ * cached (a major fault). Returns VM_FAULT_LOCKED with vmf->page locked,
+ * referenced, uptodate and still inside i_size, or VM_FAULT_SIGBUS (past
+ * EOF, or the read failed), or VM_FAULT_OOM. do_file_fault sets the PTE
+ * before it unlocks the page.
+ */
+/*
+ * LAB race: filemap_fault starts from this.
+ * int filemap_fault(struct vm_fault *vmf)
+ * {
+ *	struct page *page;
+ *	int ret = filemap_find_fault_page(vmf, &page);
+ *
+ *	if (!page)
+ *		return ret;
+ *	lock_page(page);
+ *	vmf->page = page;
+ *	return ret | VM_FAULT_LOCKED;
+ * }
+ */
+/* LAB race: BEGIN */
+int filemap_fault(struct vm_fault *vmf)
+{
+	struct address_space *mapping = vmf->vma->vm_file->f_inode->i_mapping;
+	struct page *page;
+	int ret;
+
+	for (;;) {
+		ret = filemap_find_fault_page(vmf, &page);
+		if (!page)
+			return ret;
+		lock_page(page);
+		/* Truncated while we did not hold the lock: the page is no
+		 * longer the file's. Start again; the size check decides. */
+		if (page->mapping == mapping)
+			break;
 		unlock_page(page);
 		page_cache_release(page);
-		goto retry;
 	}
 	/* i_size is checked again under the page lock: truncation sets
-	 * i_size first and then locks each page it drops, so either it sees
-	 * our PTE when it unmaps, or we see its size here. */
-	if (vmf->pgoff >= size_in_pages(inode)) {
+	 * i_size first and then locks each page it drops, so either it
+	 * finds our PTE when it unmaps again, or we see its size here. */
+	if (vmf->pgoff >= size_in_pages(mapping->host)) {
 		unlock_page(page);
 		page_cache_release(page);
 		return VM_FAULT_SIGBUS;
@@ -71,6 +115,7 @@ retry:
 	vmf->page = page;
 	return ret | VM_FAULT_LOCKED;
 }
+/* LAB race: END */
 
 /*
  * vm_ops->page_mkwrite for a file with no blocks to allocate: the page

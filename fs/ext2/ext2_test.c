@@ -225,22 +225,63 @@ static int check_kept(void)
 	return 0;
 }
 
-/* POSIX cksum (CRC-32, polynomial 0x04c11db7, most significant bit
- * first, then the length): what cksum(1) prints on the host. */
+/*
+ * POSIX cksum (CRC-32, polynomial 0x04c11db7, most significant bit
+ * first, then the length): what cksum(1) prints on the host.  The sparse
+ * file of a 1 KiB-block image is 64 MiB of mostly holes, so the sum is
+ * table-driven, and a chunk of zeros is applied in one step: appending
+ * zero bytes is a linear map of the CRC register, so its effect is the
+ * XOR of what it does to each of the register's 32 bits (zero_chunk[]).
+ * Bit by bit, the sum took 30 s of each 1 KiB boot under TCG.
+ */
+static u32 crc_table[256];
+static u32 zero_chunk[32];
+
 static u32 cksum_bytes(u32 crc, const unsigned char *p, size_t n)
 {
-	while (n--) {
-		crc ^= (u32)*p++ << 24;
-		for (int i = 0; i < 8; i++)
-			crc = crc & 0x80000000 ? (crc << 1) ^ 0x04c11db7
-					       : crc << 1;
-	}
+	while (n--)
+		crc = (crc << 8) ^ crc_table[(crc >> 24) ^ *p++];
 	return crc;
+}
+
+static void cksum_init(const unsigned char *zeros)
+{
+	if (crc_table[1])
+		return;
+	for (u32 i = 0; i < 256; i++) {
+		u32 c = i << 24;
+
+		for (int b = 0; b < 8; b++)
+			c = c & 0x80000000 ? (c << 1) ^ 0x04c11db7 : c << 1;
+		crc_table[i] = c;
+	}
+	for (int b = 0; b < 32; b++)
+		zero_chunk[b] = cksum_bytes(1u << b, zeros, CHUNK);
+}
+
+static bool all_zero(const void *buf, size_t n)
+{
+	const u64 *w = buf;
+
+	for (size_t i = 0; i < n / 8; i++)
+		if (w[i])
+			return false;
+	return true;
+}
+
+static u32 cksum_zero_chunk(u32 crc)
+{
+	u32 out = 0;
+
+	for (int b = 0; b < 32; b++)
+		if (crc & (1u << b))
+			out ^= zero_chunk[b];
+	return out;
 }
 
 static int cksum_file(const char *path, u32 *sum, loff_t *size)
 {
-	char *buf = kmalloc(CHUNK, GFP_KERNEL);
+	char *buf = kzalloc(CHUNK, GFP_KERNEL);
 	int fd = ksys_open(path, O_RDONLY, 0);
 	u32 crc = 0;
 	long r = 0;
@@ -250,8 +291,12 @@ static int cksum_file(const char *path, u32 *sum, loff_t *size)
 		kfree(buf);
 		return fd < 0 ? fd : -ENOMEM;
 	}
+	cksum_init((unsigned char *)buf);
 	while ((r = kfd_read(fd, buf, CHUNK)) > 0) {
-		crc = cksum_bytes(crc, (unsigned char *)buf, r);
+		if (r == CHUNK && all_zero(buf, CHUNK))
+			crc = cksum_zero_chunk(crc);
+		else
+			crc = cksum_bytes(crc, (unsigned char *)buf, r);
 		*size += r;
 	}
 	for (u64 len = *size; len; len >>= 8)

@@ -25,6 +25,7 @@ enum fail_delay_point {
 	FD_TRUNCATE_PAGES_DROPPED, /* end of truncate_inode_pages */
 	FD_BLOCK_TRUNCATE_READ,	/* block_truncate_page: before its read */
 	FD_PAGE_MKCLEAN,	/* page_mkclean: before PTEs are write-protected */
+	FD_FAULT_PAGE_FOUND,	/* filemap_fault: page referenced, not yet locked */
 	FD_NR_POINTS
 };
 

@@ -72,12 +72,16 @@ static void sleep_ms(long ms)
 }
 
 /* Wait (up to 30 s, polling) until a task has entered the window armed
- * at point (it is held there for HOLD_MS from then). */
-static int delay_wait_taken(const char *point)
+ * at point (it is held there for HOLD_MS from then); give up at once
+ * when *stop (if given) says the task is past the point (a truncate that
+ * failed before it, as a stub does). */
+static int delay_wait_taken(const char *point, volatile int *stop)
 {
 	for (int i = 0; i < 30000 / 2; i++) {
 		if (fail_delay_taken(point) == 1)
 			return 1;
+		if (stop && *stop)
+			return 0;
 		sleep_ms(2);
 	}
 	return 0;
@@ -153,7 +157,7 @@ static void fault_holds_lock(struct shared *s)
 		child_holds_lock(s, fd);
 	wait_flag(&s->ready);
 	if (have_delay)
-		held = delay_wait_taken("fault_page_locked");
+		held = delay_wait_taken("fault_page_locked", NULL);
 	is_long(ftruncate(fd, CUT), 0, "1: the parent cuts the file to %d "
 				       "bytes during the child's fault", CUT);
 	s->truncated = 1;
@@ -193,7 +197,7 @@ static void child_faults_late(struct shared *s, int fd)
 	if (have_delay) {
 		if (!wait_flag(&s->armed))
 			_exit(3);
-		s->held = delay_wait_taken("truncate_pages_dropped");
+		s->held = delay_wait_taken("truncate_pages_dropped", &s->done);
 		fail_delay("fault_page_locked", HOLD_MS, 1);
 	} else if (!wait_flag(&s->done)) {	/* unforced: after it */
 		_exit(4);
@@ -269,7 +273,7 @@ static void warm_up(struct shared *s)
 	if (have_delay) {
 		fail_delay("fault_page_locked", 0, 1);
 		fail_delay_taken("fault_page_locked");
-		delay_wait_taken("fault_page_locked");
+		delay_wait_taken("fault_page_locked", NULL);
 	}
 	close(fd);
 	unlink("race");
