@@ -12,6 +12,10 @@
  * "Bad" is SIGSEGV with si_code SEGV_MAPERR (1) or SEGV_ACCERR (2) in user
  * mode, and the fixup or oops path in kernel mode (a bad user pointer
  * passed to a system call).
+ *
+ * Roadmap: expand_stack (given), then the boot-traps lab's code: bad_area,
+ * access_allowed, fault_error and do_page_fault. Tested by the "fault"
+ * self-test (mm/fault_test.c).
  */
 #include <mm/mmap.h>
 #include <kernel/printk.h>
@@ -20,6 +24,36 @@
 #include <kernel/traps.h>
 #include <kernel/uaccess.h>
 
+/*
+ * Grow the stack VMA down to cover address, within the stack limit: vma is
+ * find_vma()'s answer for address. Returns the VMA that now covers
+ * address, or NULL (too far below the stack: a bad access).
+ */
+struct vm_area_struct *expand_stack(struct vm_area_struct *vma,
+				    unsigned long address)
+{
+	unsigned long start = address & PAGE_MASK;
+
+	if (!vma || vma->vm_start <= address)
+		return vma;
+	if (!(vma->vm_flags & VM_GROWSDOWN))
+		return NULL;
+	if (vma->vm_end - start > current->rlim[RLIMIT_STACK].rlim_cur)
+		return NULL;
+	vma->vm_start = start;
+	return vma;
+}
+
+/*
+ * LAB boot-traps: do_page_fault starts from this.
+ * void do_page_fault(struct pt_regs *regs, unsigned long address)
+ * {
+ *	die("page fault (do_page_fault is not written yet)", regs);
+ * }
+ */
+/* LAB boot-traps: BEGIN */
+/* A bad access: the program's fault (a signal) or the kernel's (a uaccess
+ * fixup, or an oops). */
 static void bad_area(struct pt_regs *regs, unsigned long address, int code)
 {
 	if (user_mode(regs))
@@ -28,20 +62,7 @@ static void bad_area(struct pt_regs *regs, unsigned long address, int code)
 		kernel_page_fault(regs, address);
 }
 
-/* Grow the stack VMA down to cover address, within the stack limit. */
-static struct vm_area_struct *expand_stack(struct vm_area_struct *vma,
-					   unsigned long address)
-{
-	unsigned long start = address & PAGE_MASK;
-
-	if (!vma || !(vma->vm_flags & VM_GROWSDOWN) || vma->vm_start <= start)
-		return vma;
-	if (vma->vm_end - start > current->rlim[RLIMIT_STACK].rlim_cur)
-		return NULL;
-	vma->vm_start = start;
-	return vma;
-}
-
+/* Does vma allow the access the error code describes? */
 static bool access_allowed(struct vm_area_struct *vma, unsigned long err)
 {
 	if (err & X86_PF_WRITE)
@@ -53,36 +74,10 @@ static bool access_allowed(struct vm_area_struct *vma, unsigned long err)
 	return vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC);
 }
 
-void do_page_fault(struct pt_regs *regs, unsigned long address)
+/* handle_mm_fault could not resolve an allowed access. */
+static void fault_error(struct pt_regs *regs, unsigned long address,
+			int fault)
 {
-	unsigned long err = regs->error_code;
-	struct mm_struct *mm = current->mm;
-	struct vm_area_struct *vma;
-	unsigned int flags = 0;
-	int fault;
-
-	if (address >= TASK_SIZE || !mm || (err & X86_PF_RSVD)) {
-		bad_area(regs, address, SEGV_MAPERR);
-		return;
-	}
-	vma = find_vma(mm, address);
-	if (vma && vma->vm_start > address)
-		vma = expand_stack(vma, address);
-	if (!vma || vma->vm_start > address) {
-		bad_area(regs, address, SEGV_MAPERR);
-		return;
-	}
-	if (!access_allowed(vma, err)) {
-		bad_area(regs, address, SEGV_ACCERR);
-		return;
-	}
-	if (err & X86_PF_WRITE)
-		flags |= FAULT_FLAG_WRITE;
-	if (err & X86_PF_USER)
-		flags |= FAULT_FLAG_USER;
-	fault = handle_mm_fault(vma, address, flags);
-	if (!(fault & VM_FAULT_ERROR))
-		return;
 	if (!user_mode(regs)) {
 		kernel_page_fault(regs, address);
 	} else if (fault & VM_FAULT_OOM) {
@@ -95,3 +90,37 @@ void do_page_fault(struct pt_regs *regs, unsigned long address)
 		force_sig_fault(SIGSEGV, SEGV_MAPERR, address);
 	}
 }
+
+void do_page_fault(struct pt_regs *regs, unsigned long address)
+{
+	unsigned long err = regs->error_code;
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	unsigned int flags = 0;
+	int fault;
+
+	/* The kernel half is never a program's, and a reserved bit set in a
+	 * page table entry is a corrupt table, not an access to fix. */
+	if (address >= TASK_SIZE || !mm || (err & X86_PF_RSVD)) {
+		bad_area(regs, address, SEGV_MAPERR);
+		return;
+	}
+	vma = expand_stack(find_vma(mm, address), address);
+	if (!vma) {
+		bad_area(regs, address, SEGV_MAPERR);
+		return;
+	}
+	/* Mapped, but not for this access: "access error". */
+	if (!access_allowed(vma, err)) {
+		bad_area(regs, address, SEGV_ACCERR);
+		return;
+	}
+	if (err & X86_PF_WRITE)
+		flags |= FAULT_FLAG_WRITE;
+	if (err & X86_PF_USER)
+		flags |= FAULT_FLAG_USER;
+	fault = handle_mm_fault(vma, address, flags);
+	if (fault & VM_FAULT_ERROR)
+		fault_error(regs, address, fault);
+}
+/* LAB boot-traps: END */

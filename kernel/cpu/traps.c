@@ -5,7 +5,10 @@
  * exceptions, 32-47 device IRQs, the rest unexpected. An exception in kernel
  * mode is a kernel bug (until copy_from_user and friends arrive with their
  * fixup table): die() prints the exception, the registers and a symbolised
- * call trace, then panics.
+ * call trace, then panics. A page fault goes to do_page_fault (mm/fault.c);
+ * one it cannot resolve in kernel mode comes back to kernel_page_fault:
+ * a uaccess fixup, or an oops whose first lines decode the error code
+ * (report_kernel_page_fault, the boot-traps lab's).
  */
 #include <mm/kstack.h>
 #include <kernel/traps.h>
@@ -50,6 +53,17 @@ __noreturn void die(const char *what, struct pt_regs *regs)
 	panic("Fatal exception");
 }
 
+/*
+ * LAB boot-traps: report_kernel_page_fault starts from this.
+ * static void report_kernel_page_fault(struct pt_regs *regs,
+ *				     unsigned long addr)
+ * {
+ *	printk(KERN_EMERG "BUG: unable to handle page fault for address: "
+ *	       "0x%016lx\n", addr);
+ * }
+ */
+/* LAB boot-traps: BEGIN */
+/* The oops's first lines: where, and what the error code says. */
 static void report_kernel_page_fault(struct pt_regs *regs, unsigned long addr)
 {
 	unsigned long e = regs->error_code;
@@ -60,11 +74,12 @@ static void report_kernel_page_fault(struct pt_regs *regs, unsigned long addr)
 	       e & X86_PF_USER ? "user" : "supervisor",
 	       e & X86_PF_INSTR ? "instruction fetch" :
 	       e & X86_PF_WRITE ? "write" : "read",
-	       e & X86_PF_USER ? "user" : "kernel");
+	       user_mode(regs) ? "user" : "kernel");
 	printk(KERN_EMERG "#PF: error_code(0x%04lx) - %s\n", e,
 	       e & X86_PF_RSVD ? "reserved bit violation" :
 	       e & X86_PF_PROT ? "permissions violation" : "not-present page");
 }
+/* LAB boot-traps: END */
 
 /* A kernel-mode fault nothing could resolve: fix up a uaccess or die. */
 void kernel_page_fault(struct pt_regs *regs, unsigned long address)
