@@ -181,7 +181,7 @@ gdb: check-deps
 	scripts/qemu --gdb
 
 test: check-deps
-	@$(MAKE) --no-print-directory all iso
+	@$(MAKE) --no-print-directory -j$$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1) all iso
 	@scripts/run-tests
 
 # One lab (its list and its grade-also tests) when LAB or ./.lab names it.
