@@ -1,0 +1,49 @@
+/*
+ * anonfault: anonymous page faults, in pages/s.
+ *
+ * ROUNDS times: mmap MIB of private anonymous memory, store one byte per
+ * page (each store is a demand-zero fault: allocate a page, zero it, map
+ * it), munmap. Only the stores are timed. Why: the page allocator's and
+ * do_anonymous_page's fast path is the cost of every fresh heap and stack
+ * page; a read touch would only map the zero page, so stores it is.
+ * Linux's transparent huge pages would turn 512 faults into one: the
+ * mapping is madvise(MADV_NOHUGEPAGE)'d (Debian's default is madvise-only
+ * anyway), so both kernels fault 4 KiB pages.
+ *
+ * Usage: anonfault [MIB [ROUNDS]]  (default 64 MiB, 2 rounds)
+ */
+#include <sys/mman.h>
+
+#include "bench.h"
+
+int main(int argc, char **argv)
+{
+	long mib = argc > 1 ? atol(argv[1]) : 64;
+	int rounds = argc > 2 ? atoi(argv[2]) : 2;
+	long pg = sysconf(_SC_PAGESIZE), pages;
+	size_t size = (size_t)mib << 20;
+	double t = 0, t0;
+
+	must(mib > 0 && rounds > 0, "anonfault: usage: anonfault [MIB [ROUNDS]]");
+	pages = size / pg;
+	for (int r = 0; r < rounds; r++) {
+		volatile unsigned char *p = mmap(NULL, size,
+						 PROT_READ | PROT_WRITE,
+						 MAP_PRIVATE | MAP_ANONYMOUS,
+						 -1, 0);
+
+		must(p != MAP_FAILED, "anonfault: mmap");
+		madvise((void *)p, size, MADV_NOHUGEPAGE);
+		t0 = bench_now();
+		for (long i = 0; i < pages; i++)
+			p[i * pg] = 1;
+		t += bench_now() - t0;
+		for (long i = 0; i < pages; i += 97)
+			must(p[i * pg] == 1 && p[i * pg + 1] == 0,
+			     "anonfault: page contents");
+		must(munmap((void *)p, size) == 0, "anonfault: munmap");
+	}
+	figure("anonymous page faults (store, 64 MiB touched)",
+	       rounds * pages / t, "pages/s");
+	return 0;
+}
