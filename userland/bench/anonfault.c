@@ -16,6 +16,23 @@
 
 #include "bench.h"
 
+/* /proc/vmstat's pgfault, -1 without one: faults per round, to show. */
+static long long pgfaults(void)
+{
+	static char buf[16384];
+	int fd = open("/proc/vmstat", O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+	char *p;
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strstr(buf, "\npgfault ");
+	return p ? atoll(p + 9) : -1;
+}
+
 int main(int argc, char **argv)
 {
 	long mib = argc > 1 ? atol(argv[1]) : 64;
@@ -34,10 +51,16 @@ int main(int argc, char **argv)
 
 		must(p != MAP_FAILED, "anonfault: mmap");
 		madvise((void *)p, size, MADV_NOHUGEPAGE);
+		long long f0 = pgfaults();
+
 		t0 = bench_now();
 		for (long i = 0; i < pages; i++)
 			p[i * pg] = 1;
-		t += bench_now() - t0;
+		t0 = bench_now() - t0;
+		t += t0;
+		printf("anonfault: round %d: %ld pages, %.0f ns/page, "
+		       "pgfault +%lld\n", r + 1, pages, t0 * 1e9 / pages,
+		       pgfaults() - f0);
 		for (long i = 0; i < pages; i += 97)
 			must(p[i * pg] == 1 && p[i * pg + 1] == 0,
 			     "anonfault: page contents");
