@@ -15,16 +15,33 @@
 	".section __ex_table, \"a\"\n\t.balign 8\n\t.quad " #insn ", "    \
 	#fixup "\n\t.previous\n\t"
 
-/* rep movsb; when it faults, rcx holds the bytes still to copy. */
+/*
+ * Eight bytes at a time (rep movsq), then the last n % 8 (rep movsb): under
+ * TCG each rep iteration costs about one instruction, so this is eight
+ * times cheaper than rep movsb alone (see lib/string.c). When the movsq
+ * faults, rcx counts quadwords: the fixup (3) turns them back into bytes
+ * and lets rep movsb go on from the same place, so that it stops at the
+ * exact byte that faults. Returns the bytes not copied.
+ */
 static unsigned long copy_user_generic(void *to, const void *from,
 				       unsigned long n)
 {
+	unsigned long r = n & 7;
+
+	n >>= 3;
 	user_access_begin();
-	__asm__ volatile("1:\trep movsb\n"
-			 "2:\n\t"
-			 EX_ENTRY(1b, 2b)
+	__asm__ volatile("1:\trep movsq\n\t"
+			 "movq %[r], %%rcx\n"
+			 "2:\trep movsb\n"
+			 "4:\n\t"
+			 ".pushsection .text.fixup, \"ax\"\n"
+			 "3:\tleaq (%[r], %%rcx, 8), %%rcx\n\t"
+			 "jmp 2b\n\t"
+			 ".popsection\n\t"
+			 EX_ENTRY(1b, 3b)
+			 EX_ENTRY(2b, 4b)
 			 : "+c"(n), "+D"(to), "+S"(from)
-			 :
+			 : [r] "r"(r)
 			 : "memory");
 	user_access_end();
 	return n;
@@ -52,14 +69,26 @@ unsigned long copy_to_user(void __user *to, const void *from, unsigned long n)
 
 unsigned long clear_user(void __user *to, unsigned long n)
 {
+	unsigned long r;
+
 	if (!access_ok(to, n))
 		return n;
+	r = n & 7;
+	n >>= 3;
+	/* As copy_user_generic: quadwords, then bytes; 3 is the fixup. */
 	user_access_begin();
-	__asm__ volatile("1:\trep stosb\n"
-			 "2:\n\t"
-			 EX_ENTRY(1b, 2b)
+	__asm__ volatile("1:\trep stosq\n\t"
+			 "movq %[r], %%rcx\n"
+			 "2:\trep stosb\n"
+			 "4:\n\t"
+			 ".pushsection .text.fixup, \"ax\"\n"
+			 "3:\tleaq (%[r], %%rcx, 8), %%rcx\n\t"
+			 "jmp 2b\n\t"
+			 ".popsection\n\t"
+			 EX_ENTRY(1b, 3b)
+			 EX_ENTRY(2b, 4b)
 			 : "+c"(n), "+D"(to)
-			 : "a"(0)
+			 : "a"(0), [r] "r"(r)
 			 : "memory");
 	user_access_end();
 	return n;

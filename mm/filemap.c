@@ -272,8 +272,31 @@ unsigned int find_get_pages(struct address_space *mapping,
 /* ---- 3. reading ---------------------------------------------------------- */
 
 /*
+ * Read-ahead for a read through file (mm/readahead.c): a miss (page
+ * NULL) starts a window, reaching a marked page starts the next one.
+ * Returns the page at index, referenced: cached (perhaps locked, being
+ * read) unless read-ahead could not add it (NULL).
+ */
+static struct page *readahead_page(struct address_space *mapping,
+				   pgoff_t index, struct file *file,
+				   struct page *page)
+{
+	struct file_ra_state *ra = &file->f_ra;
+
+	if (!page) {
+		page_cache_sync_readahead(mapping, ra, file, index);
+		page = find_get_page(mapping, index);
+	} else if (PageReadahead(page)) {
+		page_cache_async_readahead(mapping, ra, file, page, index);
+	}
+	ra->prev_index = index + 1;
+	return page;
+}
+
+/*
  * The uptodate page at index, referenced: from the cache, or read in by
- * ->readpage. ERR_PTR(-ENOMEM, -EIO, ...) when that fails.
+ * ->readpage (with read-ahead around it when a file is given).
+ * ERR_PTR(-ENOMEM, -EIO, ...) when that fails.
  */
 struct page *read_mapping_page(struct address_space *mapping, pgoff_t index,
 			       struct file *file)
@@ -283,8 +306,14 @@ struct page *read_mapping_page(struct address_space *mapping, pgoff_t index,
 
 repeat:
 	page = find_get_page(mapping, index);
-	count_vm_event(page ? PGCACHE_HIT : PGCACHE_MISS);
+	/* A miss is a page that had to be read in: read-ahead counts the
+	 * ones it reads, so a page it has just added is no hit. */
+	if (page)
+		count_vm_event(PGCACHE_HIT);
+	if (file)
+		page = readahead_page(mapping, index, file, page);
 	if (!page) {
+		count_vm_event(PGCACHE_MISS);
 		page = page_cache_alloc(mapping);
 		if (!page)
 			return ERR_PTR(-ENOMEM);

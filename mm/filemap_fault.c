@@ -11,6 +11,8 @@
  *                        so that truncation cannot take it before
  *                        do_file_fault has set the PTE; SIGBUS past EOF,
  *                        where there is no file to map (lab race)
+ *   filemap_map_pages    vm_ops->map_pages: fault-around, the cached
+ *                        neighbours of a read fault mapped read-only
  *   filemap_page_mkwrite vm_ops->page_mkwrite for files whose blocks need
  *                        no allocation (ramfs): lock, check, dirty
  *
@@ -19,6 +21,7 @@
  */
 #include <mm/filemap.h>
 #include <mm/mmap.h>
+#include <mm/writeback.h>
 #include <fs/fs.h>
 #include <kernel/errno.h>
 #include <kernel/fail_delay.h>
@@ -118,6 +121,52 @@ int filemap_fault(struct vm_fault *vmf)
 /* LAB race: END */
 
 /*
+ * vm_ops->map_pages: after a read fault, map the pages [start, end) of the
+ * file around it (Linux: filemap_map_pages; do_fault_around in
+ * mm/memory.c picks the window) that cost nothing to map: already cached,
+ * uptodate, not locked (trylock: nothing here sleeps), inside i_size, and
+ * whose PTE is still empty. Each is mapped read-only, so a store still
+ * faults: page_mkwrite for a shared mapping, a copy for a private one.
+ * The checks are made under the page lock, as filemap_fault makes them,
+ * so truncation (which sets i_size, then locks every page it drops, and
+ * unmaps around that) either sees the PTE or is seen here.
+ */
+void filemap_map_pages(struct vm_fault *vmf, pgoff_t start, pgoff_t end)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	struct address_space *mapping = vma->vm_file->f_inode->i_mapping;
+	struct page *pages[16];
+	unsigned int nr;
+
+	while (start < end) {
+		nr = find_get_pages(mapping, start,
+				    min(end - start, ARRAY_SIZE(pages)), pages);
+		if (!nr)
+			return;
+		for (unsigned int i = 0; i < nr; i++) {
+			struct page *page = pages[i];
+			pte_t *pte = vmf->pte + (long)(page->index - vmf->pgoff);
+
+			start = page->index + 1;
+			if (page->index >= end || (*pte & _PAGE_PRESENT) ||
+			    !PageUptodate(page) || !trylock_page(page))
+				goto skip;
+			if (page->mapping != mapping || !PageUptodate(page) ||
+			    page->index >= size_in_pages(mapping->host)) {
+				unlock_page(page);
+				goto skip;
+			}
+			mark_page_accessed(page);
+			do_set_pte_ro(vma, pte, page);	/* takes our reference */
+			unlock_page(page);
+			continue;
+skip:
+			page_cache_release(page);
+		}
+	}
+}
+
+/*
  * vm_ops->page_mkwrite for a file with no blocks to allocate: the page
  * only has to be still in the file. Returns it locked (and dirty), or
  * VM_FAULT_NOPAGE when truncation took it (the fault is retried).
@@ -138,6 +187,7 @@ int filemap_page_mkwrite(struct vm_fault *vmf)
 
 const struct vm_operations_struct generic_file_vm_ops = {
 	.fault = filemap_fault,
+	.map_pages = filemap_map_pages,
 	.page_mkwrite = filemap_page_mkwrite,
 };
 

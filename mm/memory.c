@@ -8,6 +8,8 @@
  *                                page cache page; a write to a private
  *                                mapping copies it at once, a write to a
  *                                shared one goes through page_mkwrite;
+ *                                a read also maps the cached pages
+ *                                around it (do_fault_around);
  *   - PTE present but read-only, write allowed by the VMA:
  *                                do_wp_page(): copy-on-write (private),
  *                                or page_mkwrite and make it writable
@@ -276,6 +278,39 @@ static int map_private_copy(struct vm_area_struct *vma, pte_t *pte,
 	return 0;
 }
 
+void do_set_pte_ro(struct vm_area_struct *vma, pte_t *pte, struct page *page)
+{
+	page->_mapcount++;
+	*pte = page_to_phys(page) | (vm_page_prot(vma->vm_flags) & ~_PAGE_RW);
+}
+
+/*
+ * Fault-around (Linux: do_fault_around, fault_around_bytes = 64 KiB): a
+ * read fault on a file page also maps what vm_ops->map_pages finds ready
+ * in the aligned 16-page window around it, clipped to the VMA. Programs
+ * read files in order, so one fault then does the work of up to 16. The
+ * window never crosses a page table (it is aligned and 2 MiB is a
+ * multiple of it), so its PTEs sit next to the faulting one.
+ */
+#define FAULT_AROUND_PAGES 16UL
+
+static void do_fault_around(struct vm_area_struct *vma, pte_t *pte,
+			    unsigned long address, pgoff_t pgoff)
+{
+	unsigned long mask = FAULT_AROUND_PAGES * PAGE_SIZE - 1;
+	unsigned long start = max(address & ~mask, vma->vm_start);
+	unsigned long end = min((address & ~mask) + mask + 1, vma->vm_end);
+	struct vm_fault vmf = {
+		.vma = vma,
+		.address = address,
+		.pgoff = pgoff,
+		.pte = pte,
+	};
+
+	vma->vm_ops->map_pages(&vmf, pgoff - ((address - start) >> PAGE_SHIFT),
+			       pgoff + ((end - address) >> PAGE_SHIFT));
+}
+
 /*
  * A fault on an empty PTE of a file mapping. vm_ops->fault returns the
  * page locked and referenced, inside i_size; that reference becomes the
@@ -327,6 +362,8 @@ static int do_file_fault(struct vm_area_struct *vma, pte_t *pte,
 	unlock_page(page);
 	if (write)
 		fault_dirty_shared_page(vma);
+	else if (vma->vm_ops->map_pages)
+		do_fault_around(vma, pte, address, vmf.pgoff);
 	return ret & VM_FAULT_MAJOR;
 }
 

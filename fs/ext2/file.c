@@ -37,6 +37,7 @@ static int ext2_page_mkwrite(struct vm_fault *vmf)
 
 static const struct vm_operations_struct ext2_file_vm_ops = {
 	.fault = filemap_fault,
+	.map_pages = filemap_map_pages,
 	.page_mkwrite = ext2_page_mkwrite,
 };
 

@@ -470,6 +470,13 @@ static int ext2_readpage(struct file *file, struct page *page)
 	return block_read_full_page(page, ext2_get_block);
 }
 
+/* Read-ahead: runs of contiguous blocks in one request (fs/mpage.c). */
+static void ext2_readpages(struct file *file, struct address_space *mapping,
+			   struct page **pages, unsigned int nr)
+{
+	mpage_readpages(pages, nr, ext2_get_block);
+}
+
 static int ext2_writepage(struct page *page, struct writeback_control *wbc)
 {
 	return block_write_full_page(page, ext2_get_block, wbc);
@@ -496,6 +503,7 @@ static bool ext2_releasepage(struct page *page, unsigned int gfp)
 
 const struct address_space_operations ext2_aops = {
 	.readpage = ext2_readpage,
+	.readpages = ext2_readpages,
 	.writepage = ext2_writepage,
 	.write_begin = ext2_write_begin,
 	.write_end = generic_write_end,

@@ -212,6 +212,10 @@ int create_empty_buffers(struct page *page, unsigned long blocksize,
 			 unsigned long b_state);
 /* ->readpage: read the page's blocks (holes read as zeroes). */
 int block_read_full_page(struct page *page, get_block_t *get_block);
+/* Read-ahead's batch in few large bios (fs/mpage.c): pages new, locked,
+ * in index order; each unlocked when read. */
+void mpage_readpages(struct page **pages, unsigned int nr,
+		     get_block_t *get_block);
 /* ->writepage: write the page's mapped dirty buffers inside i_size. */
 int block_write_full_page(struct page *page, get_block_t *get_block,
 			  struct writeback_control *wbc);

@@ -227,6 +227,12 @@ struct writeback_control {
  */
 struct address_space_operations {
 	int (*readpage)(struct file *file, struct page *page);
+	/* Start reading nr new pages (locked, in the cache, in index
+	 * order) and unlock each when it is read: read-ahead's batch
+	 * (mm/readahead.c), so that neighbouring blocks go in one request.
+	 * Optional: without it each page gets ->readpage. */
+	void (*readpages)(struct file *file, struct address_space *mapping,
+			  struct page **pages, unsigned int nr);
 	int (*writepage)(struct page *page, struct writeback_control *wbc);
 	int (*write_begin)(struct file *file, struct address_space *mapping,
 			   loff_t pos, unsigned int len, unsigned int flags,
@@ -461,6 +467,19 @@ struct path {
 	struct dentry *dentry;
 };
 
+/*
+ * Read-ahead state of an open file (mm/readahead.c): the window last read
+ * ahead, [start, start + size), whose last async_size pages are still
+ * ahead of the reader (the first of them has PG_readahead: reaching it
+ * reads the next window), and the page read last, to tell a sequential
+ * reader from a random one.
+ */
+struct file_ra_state {
+	unsigned long start;
+	unsigned int size, async_size;
+	unsigned long prev_index;	/* + 1; 0: nothing read yet */
+};
+
 struct file {
 	struct path f_path;
 #define f_dentry f_path.dentry
@@ -477,6 +496,7 @@ struct file {
 				 * w_counter then (fs/pipe.c, pipe_poll) */
 	struct epitem *f_ep;	/* epoll registrations of this file (NULL:
 				 * none), chained by epitem->fnext */
+	struct file_ra_state f_ra;	/* read-ahead (mm/readahead.c) */
 };
 
 /* ---- super_block -------------------------------------------------------- */

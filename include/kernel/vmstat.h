@@ -17,7 +17,7 @@ enum vm_event_item {
 	PGPGIN,		/* KiB read from disks */
 	PGPGOUT,	/* KiB written to disks */
 	PGCACHE_HIT,	/* read(): page found in the page cache */
-	PGCACHE_MISS,	/* read(): page had to be read in */
+	PGCACHE_MISS,	/* read(): page had to be read in (or read ahead) */
 	NR_VM_EVENTS
 };
 

@@ -136,12 +136,26 @@ unsigned long nr_pagecache_pages(void);
 struct page *read_mapping_page(struct address_space *mapping, pgoff_t index,
 			       struct file *file);
 
+/* ---- read-ahead (mm/readahead.c) ---- */
+struct file_ra_state;
+/* index was not in the cache: read it and, for a sequential reader, the
+ * window after it, without waiting. */
+void page_cache_sync_readahead(struct address_space *mapping,
+			       struct file_ra_state *ra, struct file *file,
+			       pgoff_t index);
+/* The reader reached page (PG_readahead): read the next window ahead. */
+void page_cache_async_readahead(struct address_space *mapping,
+				struct file_ra_state *ra, struct file *file,
+				struct page *page, pgoff_t index);
+
 /* ---- mmap (mm/filemap_fault.c) ---- */
 struct vm_fault;
 struct vm_area_struct;
 /* vm_ops->fault through the page cache: the page locked, or SIGBUS past
  * EOF. */
 int filemap_fault(struct vm_fault *vmf);
+/* vm_ops->map_pages: fault-around over the page cache. */
+void filemap_map_pages(struct vm_fault *vmf, pgoff_t start, pgoff_t end);
 /* vm_ops->page_mkwrite for files without blocks to allocate (ramfs). */
 int filemap_page_mkwrite(struct vm_fault *vmf);
 extern const struct vm_operations_struct generic_file_vm_ops;

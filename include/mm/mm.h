@@ -33,6 +33,7 @@ enum pageflags {
 	PG_private,	/* page->private holds fs data (buffer heads) */
 	PG_referenced,	/* used since reclaim last looked: a second chance */
 	PG_reclaim,	/* written back for reclaim: free it when done */
+	PG_readahead,	/* read ahead: reaching it starts the next window */
 };
 
 struct address_space;
@@ -81,6 +82,7 @@ PAGEFLAG(LargeKmalloc, large_kmalloc)
 PAGEFLAG(Private, private)
 PAGEFLAG(Referenced, referenced)
 PAGEFLAG(Reclaim, reclaim)
+PAGEFLAG(Readahead, readahead)
 
 extern struct page *mem_map;
 extern unsigned long max_pfn;	/* one past the highest RAM frame */

@@ -45,6 +45,7 @@ struct vm_fault {
 	unsigned int flags;	/* FAULT_FLAG_* */
 	unsigned long pgoff;	/* page index in the file */
 	struct page *page;	/* out: the page for ->fault */
+	pte_t *pte;		/* ->map_pages: the PTE of address */
 };
 
 struct vm_operations_struct {
@@ -52,6 +53,10 @@ struct vm_operations_struct {
 	void (*close)(struct vm_area_struct *vma);
 	int (*fault)(struct vm_fault *vmf);
 	int (*page_mkwrite)(struct vm_fault *vmf);
+	/* Fault-around: map the cached pages [start, end) of the file
+	 * that are ready, read-only, without waiting for anything. */
+	void (*map_pages)(struct vm_fault *vmf, unsigned long start,
+			  unsigned long end);
 };
 
 struct vm_area_struct {

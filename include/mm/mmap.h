@@ -74,6 +74,9 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 void free_pgtables(struct mm_struct *mm);
 /* The PTE protection bits for a VMA's flags (write bit as given). */
 pte_t vm_page_prot(unsigned long vm_flags);
+/* Map a referenced page-cache page read-only at an empty pte (the
+ * reference becomes the PTE's): fault-around, mm/filemap_fault.c. */
+void do_set_pte_ro(struct vm_area_struct *vma, pte_t *pte, struct page *page);
 void flush_tlb_range(unsigned long start, unsigned long end);
 void flush_tlb_all(void);
 

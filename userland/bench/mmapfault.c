@@ -25,15 +25,14 @@
  * phase ("-" for a counter the kernel does not have: Linux has neither
  * cow_fault nor mkwrite). The counters are system-wide.
  *
+ * The two figures scripts/bench compares (read-fault and write-fault, in
+ * pages/s) are printed as "figure:" lines besides these.
+ *
  * Usage: mmapfault [FILE [MIB]]
  */
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
-#include <time.h>
-#include <unistd.h>
+
+#include "bench.h"
 
 #define CHUNK (64 * 1024)
 
@@ -46,14 +45,6 @@ static const char *const counter_names[NR_COUNTERS] = {
 /* Static and touched before the first phase: reading the counters must
  * not fault. */
 static char vmstat_buf[16384];
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* The counters from /proc/vmstat; -1 for one that is not there. */
 static void read_vmstat(long long *v)
@@ -130,11 +121,11 @@ static double touch_read(const unsigned char *p, long pages, long pg,
 			 unsigned long *sum)
 {
 	const volatile unsigned char *v = p;
-	double t0 = now();
+	double t0 = bench_now();
 
 	for (long i = 0; i < pages; i++)
 		*sum += v[i * pg];
-	return now() - t0;
+	return bench_now() - t0;
 }
 
 /* Store one byte per page; returns the time taken. */
@@ -142,11 +133,11 @@ static double touch_write(unsigned char *p, long pages, long pg,
 			  unsigned char val)
 {
 	volatile unsigned char *v = p;
-	double t0 = now();
+	double t0 = bench_now();
 
 	for (long i = 0; i < pages; i++)
 		v[i * pg] = val;
-	return now() - t0;
+	return bench_now() - t0;
 }
 
 int main(int argc, char **argv)
@@ -186,6 +177,8 @@ int main(int argc, char **argv)
 	t = touch_read(p, pages, pg, &sum);
 	read_vmstat(after);
 	report_faults("read-fault", pages, t, before, after);
+	figure("read faults on cached file pages (shared, 1 byte/page)",
+	       pages / t, "pages/s");
 	munmap(p, size);
 	if (sum != (unsigned long)pages * 0xa5) {
 		fprintf(stderr, "mmapfault: read back %lu, want %lu\n", sum,
@@ -199,14 +192,16 @@ int main(int argc, char **argv)
 	t = touch_write(p, pages, pg, 0x11);
 	read_vmstat(after);
 	report_faults("write-fault", pages, t, before, after);
+	figure("store faults with page_mkwrite (clean shared pages)",
+	       pages / t, "pages/s");
 
 	read_vmstat(before);
-	t = now();
+	t = bench_now();
 	if (msync(p, size, MS_SYNC)) {
 		perror("mmapfault: msync");
 		return 1;
 	}
-	t = now() - t;
+	t = bench_now() - t;
 	read_vmstat(after);
 	printf("mmapfault: msync %lld MiB %.1f ms %.1f MB/s", mib, t * 1e3,
 	       size / t / 1e6);

@@ -1,89 +1,85 @@
 /*
  * seqio: sequential file I/O through the page cache, in MB/s.
- *   write: SIZE bytes in 64 KiB writes, then fsync (the time includes it)
- *   cached read: read it all back while it is still in the page cache
- *   cold read: sync, drop the page cache (/proc/sys/vm/drop_caches), read
- * Usage: seqio [FILE [MIB]]  (default ./seqio.dat, 64 MiB). The same
- * binary runs on Linux (drop_caches needs root there too).
+ *   write   SIZE bytes in 64 KiB write()s, then fsync (timed together);
+ *           disk-bound: plain TCG
+ *   cached  read the file in 64 KiB read()s while it is in the page cache:
+ *           one untimed pass first (so every page is cached whatever ran
+ *           before), then READ_PASSES timed passes; CPU-bound: icount
+ *   cold    sync, drop the page cache (/proc/sys/vm/drop_caches), read it
+ *           once; disk-bound: plain TCG
+ * Usage: seqio [MIB [PHASE...]]  (default 64 MiB, all three phases), in
+ * the current directory (./seqio.dat). The same binary runs on Linux
+ * (drop_caches needs root there).
  */
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
+#include "bench.h"
 
-#define CHUNK (64 * 1024)
+#define READ_PASSES 2
 
-static double now(void)
-{
-	struct timespec ts;
+static const char *path = "seqio.dat";
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int drop_caches(void)
-{
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
-	int ok;
-
-	sync();
-	if (fd < 0)
-		return -1;
-	ok = write(fd, "3", 1) == 1;
-	close(fd);
-	return ok ? 0 : -1;
-}
-
-static double read_all(const char *path, long long size, unsigned char *buf)
+/* Read the whole file once; the seconds taken. */
+static double read_all(long long size, unsigned char *buf)
 {
 	int fd = open(path, O_RDONLY);
-	double t0 = now();
+	double t0 = bench_now();
 	long long done = 0;
 	ssize_t n;
 
-	while (fd >= 0 && (n = read(fd, buf, CHUNK)) > 0)
+	must(fd >= 0, path);
+	while ((n = read(fd, buf, BENCH_CHUNK)) > 0)
 		done += n;
-	if (fd >= 0)
-		close(fd);
+	close(fd);
 	if (done != size) {
 		fprintf(stderr, "seqio: read %lld of %lld bytes\n", done, size);
 		exit(1);
 	}
-	return now() - t0;
+	return bench_now() - t0;
+}
+
+static int wanted(int argc, char **argv, const char *phase)
+{
+	if (argc <= 2)
+		return 1;
+	for (int i = 2; i < argc; i++)
+		if (!strcmp(argv[i], phase))
+			return 1;
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	const char *path = argc > 1 ? argv[1] : "seqio.dat";
-	long long mib = argc > 2 ? atoll(argv[2]) : 64, size = mib << 20;
-	unsigned char *buf = malloc(CHUNK);
-	double t0, tw, tc, tr;
+	long long mib = argc > 1 ? atoll(argv[1]) : 64, size = mib << 20;
+	unsigned char *buf = malloc(BENCH_CHUNK);
+	double t;
 	int fd;
 
-	memset(buf, 0xa5, CHUNK);
+	must(buf != NULL && mib > 0, "seqio: usage: seqio [MIB [PHASE...]]");
+	memset(buf, 0xa5, BENCH_CHUNK);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0) {
-		perror(path);
-		return 1;
-	}
-	t0 = now();
-	for (long long done = 0; done < size; done += CHUNK)
-		if (write(fd, buf, CHUNK) != CHUNK) {
-			perror("write");
-			return 1;
-		}
-	fsync(fd);
-	tw = now() - t0;
+	must(fd >= 0, path);
+	t = bench_now();
+	for (long long done = 0; done < size; done += BENCH_CHUNK)
+		must(write(fd, buf, BENCH_CHUNK) == BENCH_CHUNK, "seqio: write");
+	must(fsync(fd) == 0, "seqio: fsync");
+	t = bench_now() - t;
 	close(fd);
-	tc = read_all(path, size, buf);
-	if (drop_caches())
-		printf("seqio: cannot drop caches; the cold read is not cold\n");
-	tr = read_all(path, size, buf);
-	printf("seqio: %lld MiB: write+fsync %.1f MB/s, cached read %.1f MB/s, "
-	       "cold read %.1f MB/s\n", mib, size / tw / 1e6, size / tc / 1e6,
-	       size / tr / 1e6);
+	if (wanted(argc, argv, "write"))
+		figure("write+fsync, 64 KiB write()s", size / t / 1e6, "MB/s");
+	if (wanted(argc, argv, "cached")) {
+		read_all(size, buf);
+		t = 0;
+		for (int i = 0; i < READ_PASSES; i++)
+			t += read_all(size, buf);
+		figure("cached sequential read, 64 KiB read()s",
+		       READ_PASSES * size / t / 1e6, "MB/s");
+	}
+	if (wanted(argc, argv, "cold")) {
+		if (drop_caches())
+			printf("seqio: cannot drop caches; the cold read is not cold\n");
+		t = read_all(size, buf);
+		figure("cold sequential read after drop_caches", size / t / 1e6,
+		       "MB/s");
+	}
 	unlink(path);
 	return 0;
 }

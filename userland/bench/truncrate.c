@@ -13,34 +13,16 @@
  * for scale. After each test the file must occupy no blocks: st_blocks is
  * printed as a check.
  *
+ * Both rates are also printed as "figure:" lines for scripts/bench.
+ *
  * Usage: truncrate [FILE [CYCLES]]  (default ./truncrate.dat, 2000)
  */
-#include <fcntl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
+
+#include "bench.h"
 
 #define FILE_SIZE (1024 * 1024)
 #define CHUNK (64 * 1024)
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void must(int ok, const char *what)
-{
-	if (!ok) {
-		perror(what);
-		exit(1);
-	}
-}
 
 static long long blocks(int fd)
 {
@@ -75,28 +57,32 @@ int main(int argc, char **argv)
 		must(write(fd, buf, CHUNK) == CHUNK, "truncrate: write");
 	must(fsync(fd) == 0, "truncrate: fsync");
 
-	t = now();
+	t = bench_now();
 	for (long i = 0; i < cycles; i++) {
 		must(ftruncate(fd, 0) == 0, "truncrate: ftruncate 0");
 		must(ftruncate(fd, FILE_SIZE) == 0, "truncrate: ftruncate");
 	}
-	t = now() - t;
+	t = bench_now() - t;
 	report("holes", cycles, t);
 	printf(" (st_blocks %lld)\n", blocks(fd));
+	figure("truncate cycle over holes (ftruncate 0, ftruncate 1 MiB)",
+	       cycles / t, "cycles/s");
 
 	must(ftruncate(fd, 0) == 0, "truncrate: ftruncate 0");
 	t = 0;
 	for (long i = 0; i < wcycles; i++) {
-		t0 = now();
+		t0 = bench_now();
 		must(pwrite(fd, buf, CHUNK, 0) == CHUNK, "truncrate: pwrite");
-		t1 = now();
+		t1 = bench_now();
 		must(ftruncate(fd, 0) == 0, "truncrate: ftruncate 0");
 		t += t1 - t0;
-		tt += now() - t1;
+		tt += bench_now() - t1;
 	}
 	report("blocks", wcycles, t + tt);
 	printf(" (pwrite %.1f us, ftruncate %.1f us; st_blocks %lld)\n",
 	       t * 1e6 / wcycles, tt * 1e6 / wcycles, blocks(fd));
+	figure("truncate freeing blocks (pwrite 64 KiB, ftruncate 0)",
+	       wcycles / (t + tt), "cycles/s");
 
 	close(fd);
 	unlink(path);
