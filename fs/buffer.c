@@ -11,7 +11,8 @@
  *
  * Roadmap of this file:
  *   1. buffer locks (sleeping, hashed wait queues) and I/O (submit_bh)
- *   2. the metadata buffer cache: __getblk, __bread, brelse, sync_blockdev
+ *   2. the metadata buffer cache: __getblk, __bread, brelse, sync_blockdev,
+ *      and how big it may grow (bcache_shrink, bcache_drop)
  *   3. buffers that belong to an inode's metadata (fsync), and
  *      mark_buffer_dirty
  * fs/buffer_page.c builds the address_space operations (readpage,
@@ -30,6 +31,7 @@
 #include <kernel/string.h>
 #include <kernel/wait.h>
 #include <mm/filemap.h>
+#include <mm/gfp.h>
 #include <mm/slab.h>
 #include <mm/writeback.h>
 
@@ -163,12 +165,21 @@ int sync_dirty_buffer(struct buffer_head *bh)
 
 /* ---- 2. the metadata buffer cache ------------------------------------------ */
 
-#define BH_HASH_BITS 8
-#define BCACHE_MAX_UNUSED 512	/* unused clean buffers kept cached */
+/*
+ * How much metadata stays cached. Unused buffers sit on an LRU; the cache
+ * keeps up to an eighth of RAM of them (the inode tables, bitmaps and
+ * indirect blocks of a busy file system: an unlink must not wait to
+ * re-read the inode table block it read at create time), and gives them
+ * back oldest first when memory runs short (bcache_shrink, called by
+ * reclaim) or on drop_caches. Linux keeps them in the block device's page
+ * cache, where reclaim sees them as pages; this is the smaller step.
+ */
+#define BH_HASH_BITS 12
+#define BCACHE_RAM_SHARE 8	/* unused buffers: at most RAM / this */
 
 static struct list_head bh_hash[1 << BH_HASH_BITS];
 static LIST_HEAD(bh_lru);	/* unused cached buffers, newest first */
-static unsigned long bh_lru_len;
+static unsigned long bh_lru_len, bh_lru_bytes;
 static DEFINE_SPINLOCK(bcache_lock);
 static DEFINE_SPINLOCK(assoc_lock);
 static LIST_HEAD(assoc_list);	/* buffers with a b_assoc_map */
@@ -224,24 +235,55 @@ static void free_cached_buffer(struct buffer_head *bh)
 	list_del(&bh->b_hash);
 	list_del(&bh->b_lru);
 	bh_lru_len--;
+	bh_lru_bytes -= bh->b_size;
 	remove_assoc(bh);
 	kfree(bh->b_data);
 	kfree(bh);
 }
 
-/* Keep at most BCACHE_MAX_UNUSED unused buffers; bcache_lock held. */
-static void shrink_bcache(void)
+/* Free the oldest clean unused buffers until at most limit bytes of
+ * them are left; bytes freed. bcache_lock held. */
+static unsigned long shrink_bcache(unsigned long limit)
 {
 	struct list_head *p = bh_lru.prev, *prev;
+	unsigned long freed = 0;
 
-	for (; p != &bh_lru && bh_lru_len > BCACHE_MAX_UNUSED; p = prev) {
+	for (; p != &bh_lru && bh_lru_bytes > limit; p = prev) {
 		struct buffer_head *bh = list_entry(p, struct buffer_head,
 						    b_lru);
 
 		prev = p->prev;	/* oldest first */
-		if (!buffer_dirty(bh) && !buffer_locked(bh))
+		if (!buffer_dirty(bh) && !buffer_locked(bh)) {
+			freed += bh->b_size;
 			free_cached_buffer(bh);
+		}
 	}
+	return freed;
+}
+
+static unsigned long bcache_limit(void)
+{
+	return (totalram_pages << PAGE_SHIFT) / BCACHE_RAM_SHARE;
+}
+
+unsigned long bcache_shrink(unsigned long nr_pages)
+{
+	unsigned long want = nr_pages << PAGE_SHIFT, freed;
+
+	spin_lock(&bcache_lock);
+	freed = shrink_bcache(bh_lru_bytes > want ? bh_lru_bytes - want : 0);
+	spin_unlock(&bcache_lock);
+	return freed >> PAGE_SHIFT;
+}
+
+unsigned long bcache_drop(void)
+{
+	unsigned long freed;
+
+	spin_lock(&bcache_lock);
+	freed = shrink_bcache(0);
+	spin_unlock(&bcache_lock);
+	return freed;
 }
 
 /* Take a reference on a cached buffer; bcache_lock held. */
@@ -250,6 +292,7 @@ static void bh_grab_locked(struct buffer_head *bh)
 	if (bh->b_count++ == 0 && test_bit(BH_Cache, &bh->b_state)) {
 		list_del_init(&bh->b_lru);
 		bh_lru_len--;
+		bh_lru_bytes -= bh->b_size;
 	}
 }
 
@@ -339,7 +382,9 @@ void brelse(struct buffer_head *bh)
 	if (--bh->b_count == 0) {
 		list_add(&bh->b_lru, &bh_lru);
 		bh_lru_len++;
-		shrink_bcache();
+		bh_lru_bytes += bh->b_size;
+		if (bh_lru_bytes > bcache_limit())
+			shrink_bcache(bcache_limit());
 	}
 	spin_unlock(&bcache_lock);
 }

@@ -207,6 +207,37 @@ again:
 	return busy;
 }
 
+/* Evict the unused inodes of sb that hold nothing worth keeping: clean,
+ * no page cache (drop their pages first, drop_caches 1). */
+static void prune_icache_sb(struct super_block *sb, void *count)
+{
+	struct inode *inode, *next;
+	unsigned long flags;
+
+again:
+	spin_lock_irqsave(&inode_lock, flags);
+	list_for_each_entry_safe(inode, next, &sb->s_inodes, i_sb_list) {
+		if (inode->i_count || (inode->i_state & (I_FREEING | I_NEW |
+							 I_DIRTY)) ||
+		    inode->i_data.nrpages || inode->i_dentries)
+			continue;
+		inode->i_state |= I_FREEING;
+		spin_unlock_irqrestore(&inode_lock, flags);
+		evict(inode);	/* may sleep: the list may change */
+		(*(unsigned long *)count)++;
+		goto again;
+	}
+	spin_unlock_irqrestore(&inode_lock, flags);
+}
+
+unsigned long prune_icache(void)
+{
+	unsigned long count = 0;
+
+	iterate_supers(prune_icache_sb, &count);
+	return count;
+}
+
 void inode_init_owner(struct inode *inode, const struct inode *dir,
 		      umode_t mode)
 {

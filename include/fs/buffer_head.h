@@ -13,8 +13,9 @@
  *   - metadata buffers: bitmaps, inode tables, indirect blocks, found by
  *     block number in the buffer cache (sb_bread, sb_getblk) and released
  *     with brelse. Linux keeps them in the block device's page cache;
- *     pagelab's block devices have no inode, so they live in a small cache
- *     of their own, each with a kmalloc'ed block.
+ *     pagelab's block devices have no inode, so they live in a cache of
+ *     their own (up to an eighth of RAM of unused ones, shrunk by reclaim),
+ *     each with a kmalloc'ed block.
  *
  * Locking: BH_Lock (lock_buffer, sleeping) is held while a buffer is under
  * I/O and while its state changes together with its data; b_count pins a
@@ -168,6 +169,11 @@ struct buffer_head *__bread(struct block_device *bdev, sector_t block,
 			    unsigned int size);
 /* Drop a reference (NULL is fine). */
 void brelse(struct buffer_head *bh);
+/* Reclaim: free about nr_pages worth of clean unused cached buffers,
+ * oldest first; how many pages' worth went. */
+unsigned long bcache_shrink(unsigned long nr_pages);
+/* drop_caches: free every clean unused cached buffer; bytes freed. */
+unsigned long bcache_drop(void);
 /* brelse for a buffer whose block was freed: its data is not written. */
 void bforget(struct buffer_head *bh);
 /* Write every dirty cached buffer of bdev and wait: 0 or -EIO. */

@@ -530,6 +530,11 @@ static inline bool sb_rdonly(const struct super_block *sb)
  * existing) super_block, referenced, or an ERR_PTR. kill_sb undoes it
  * when the last mount goes.
  */
+/* file_system_type->fs_flags */
+#define FS_NEG_DENTRIES 0x1	/* lookup misses stay cached (pagelab: Linux
+				 * keeps them everywhere; a file system such
+				 * as proc refuses with ->d_delete) */
+
 struct file_system_type {
 	const char *name;
 	int fs_flags;
@@ -557,6 +562,9 @@ void generic_shutdown_super(struct super_block *sb);
 void deactivate_super(struct super_block *sb);
 /* Call fn for each live super block (sync(2), /proc/mounts). */
 void iterate_supers(void (*fn)(struct super_block *, void *), void *arg);
+/* drop_caches 2: evict every unused, clean inode without pages; how many
+ * went (fs/inode.c). */
+unsigned long prune_icache(void);
 dev_t get_anon_bdev(void);
 
 /* ---- fs/inode.c ------------------------------------------------------- */
