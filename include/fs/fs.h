@@ -384,6 +384,7 @@ struct inode {
 	struct address_space *i_mapping;	/* &i_data, for all we have */
 	struct address_space i_data;
 	struct list_head i_sb_list;	/* on sb->s_inodes */
+	struct list_head i_hash;	/* iget_locked's hash chain */
 	unsigned long dirtied_when;	/* jiffies when it first became dirty */
 	struct pipe_inode_info *i_pipe;	/* FIFOs and pipes */
 	char *i_link;	/* symlink target in memory (ramfs): kmalloc'ed,
