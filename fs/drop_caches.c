@@ -36,8 +36,8 @@ int drop_caches_write(const char *buf, size_t len, void *data)
 	}
 	if (mode & 2)
 		inodes = prune_icache();
-	pr_info("%s (%d): drop_caches: %lu: %lu page-cache pages, %lu KiB of "
-		"buffers, %lu dentries, %lu inodes freed\n", current->comm,
+	pr_info("%s (%d): drop_caches: %lu: %lu page-cache pages freed, %lu "
+		"KiB of buffers, %lu dentries, %lu inodes\n", current->comm,
 		current->pid, mode, freed, buffers, dentries, inodes);
 	return 0;
 }
