@@ -291,10 +291,15 @@ struct dentry *dget_parent(struct dentry *dentry)
 /* May an unused dentry stay cached? dcache_lock held. */
 static bool d_keep(const struct dentry *dentry)
 {
+	const struct dentry *parent = dentry->d_parent;
+
 	if (!(dentry->d_flags & DCACHE_HASHED))
 		return false;
-	return dentry->d_inode ||
-	       (dentry->d_sb->s_type->fs_flags & FS_NEG_DENTRIES);
+	if (dentry->d_inode)
+		return true;
+	/* A miss in a removed directory would only keep it from going. */
+	return (dentry->d_sb->s_type->fs_flags & FS_NEG_DENTRIES) &&
+	       (d_is_root(parent) || !d_unhashed(parent));
 }
 
 /*
