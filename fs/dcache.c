@@ -44,11 +44,12 @@ static LIST_HEAD(dentry_lru);
 static unsigned long nr_dentry, nr_unused, nr_negative;
 static bool pruning;	/* dput's own pruning is under way */
 
-/* More unused dentries than this, and dput prunes the oldest: two per
- * page of RAM (a dentry and its inode take a few hundred bytes). */
+/* More unused dentries than this, and dput prunes the oldest (and their
+ * inodes): one per page of RAM, for a dentry, its inode and its share of
+ * an inode-table block take more than a kilobyte. */
 static unsigned long dcache_limit(void)
 {
-	return max(1024UL, totalram_pages * 2);
+	return max(1024UL, totalram_pages);
 }
 
 /* FNV-1a: good enough spread for short names, and a few lines long. */
@@ -492,7 +493,13 @@ unsigned long prune_dcache(unsigned long nr)
 	struct dentry *d;
 
 	while (freed < nr && (d = lru_take(NULL))) {
+		struct inode *inode = d->d_inode;	/* d is ours */
+
+		if (inode)
+			ihold(inode);
 		dput(d);
+		if (inode)	/* and the inode, unless it has pages */
+			iput_prune(inode);
 		freed++;
 	}
 	return freed;

@@ -205,6 +205,24 @@ void iput(struct inode *inode)
 		inode->i_sb->s_op->write_inode(inode, 0);
 }
 
+void iput_prune(struct inode *inode)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&inode_lock, flags);
+	if (inode->i_count == 1 && !inode->i_dentries &&
+	    !inode->i_data.nrpages &&
+	    !(inode->i_state & (I_DIRTY_PAGES | I_NEW | I_FREEING))) {
+		inode->i_count = 0;
+		inode->i_state |= I_FREEING;
+		spin_unlock_irqrestore(&inode_lock, flags);
+		evict(inode);	/* ->evict_inode writes it if it must */
+		return;
+	}
+	spin_unlock_irqrestore(&inode_lock, flags);
+	iput(inode);
+}
+
 int evict_inodes(struct super_block *sb)
 {
 	struct inode *inode, *next;

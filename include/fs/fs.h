@@ -563,6 +563,10 @@ void generic_shutdown_super(struct super_block *sb);
 void deactivate_super(struct super_block *sb);
 /* Call fn for each live super block (sync(2), /proc/mounts). */
 void iterate_supers(void (*fn)(struct super_block *, void *), void *arg);
+/* The dcache pruned inode's last dentry: drop this reference, and if it
+ * was the last, evict the inode now unless it has pages (Linux puts it on
+ * the inode LRU for the inode shrinker instead). */
+void iput_prune(struct inode *inode);
 /* drop_caches 2: evict every unused, clean inode without pages; how many
  * went (fs/inode.c). */
 unsigned long prune_icache(void);
