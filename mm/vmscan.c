@@ -16,7 +16,6 @@
  * The scanning task is marked PF_MEMALLOC: its own allocations (a bio for
  * the writeback) may use the reserve and never recurse into reclaim.
  */
-#include <fs/buffer_head.h>
 #include <fs/dcache.h>
 #include <mm/writeback.h>
 #include <mm/filemap.h>
@@ -158,11 +157,9 @@ unsigned long try_to_free_pages(unsigned long nr)
 			putback_page(page);
 		}
 	}
-	/* Then the caches kept in kmalloc memory: cached metadata buffers,
-	 * and negative dentries (about 16 to a page). Neither reaches a file
-	 * system, which reclaim may have been called from. */
-	if (freed < nr)
-		freed += bcache_shrink(nr - freed);
+	/* Then negative dentries (about 16 to a page), which hold no inode:
+	 * freeing them reaches no file system, which reclaim may have been
+	 * called from. */
 	if (freed < nr)
 		freed += prune_dcache_negative(16 * (nr - freed)) / 16;
 	if (!was_memalloc)
