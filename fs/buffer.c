@@ -4,24 +4,27 @@
  *
  *      ext2 (get_block: file block -> disk block)
  *        |
- *   page cache  --- a page of a file = blocksize buffers (fs/buffer_page.c)
- *   buffer cache --- bitmaps, inode tables, indirect blocks (sb_bread)
+ *   page cache of a file --- a page = blocksize buffers (fs/buffer_page.c)
+ *   page cache of the disk --- bitmaps, inode tables, indirect blocks
+ *                              (sb_bread), buffers on the block device's
+ *                              own pages
  *        |
  *   block layer (submit_bio) -> disk driver
  *
  * Roadmap of this file:
  *   1. buffer locks (sleeping, hashed wait queues) and I/O (submit_bh)
- *   2. the metadata buffer cache: __getblk, __bread, brelse, sync_blockdev
+ *   2. the metadata buffer cache, on the block device's page cache:
+ *      __getblk, __bread, brelse, sync_blockdev, invalidate_bdev
  *   3. buffers that belong to an inode's metadata (fsync), and
  *      mark_buffer_dirty
  * fs/buffer_page.c builds the address_space operations (readpage,
  * writepage, write_begin/end, truncation) on these.
  *
- * Locks: bcache_lock protects the cache's hash, its LRU of unused buffers
- * and b_count of cached buffers; assoc_lock the inodes' metadata lists
- * (taken inside bcache_lock). BH_Lock, a sleeping bit lock, is held while
- * a buffer is under I/O; its completion (possibly in an interrupt handler)
- * releases it.
+ * Locks: the page lock of a block device page protects its ring of
+ * buffers (made, found, freed under it); assoc_lock the inodes' metadata
+ * lists. BH_Lock, a sleeping bit lock, is held while a buffer is under
+ * I/O; its completion (possibly in an interrupt handler) releases it.
+ * b_count pins a buffer (and so its page: try_to_free_buffers refuses).
  */
 #include <fs/buffer_head.h>
 #include <kernel/errno.h>
@@ -30,6 +33,7 @@
 #include <kernel/string.h>
 #include <kernel/wait.h>
 #include <mm/filemap.h>
+#include <mm/gfp.h>
 #include <mm/slab.h>
 #include <mm/writeback.h>
 
@@ -161,53 +165,101 @@ int sync_dirty_buffer(struct buffer_head *bh)
 	return test_and_clear_bit(BH_Write_EIO, &bh->b_state) ? -EIO : 0;
 }
 
-/* ---- 2. the metadata buffer cache ------------------------------------------ */
-
-#define BH_HASH_BITS 8
-#define BCACHE_MAX_UNUSED 512	/* unused clean buffers kept cached */
-
-static struct list_head bh_hash[1 << BH_HASH_BITS];
-static LIST_HEAD(bh_lru);	/* unused cached buffers, newest first */
-static unsigned long bh_lru_len;
-static DEFINE_SPINLOCK(bcache_lock);
 static DEFINE_SPINLOCK(assoc_lock);
 static LIST_HEAD(assoc_list);	/* buffers with a b_assoc_map */
 
-/* The hash starts empty; first use sets it up. bcache_lock held. */
-static void bh_hash_init(void)
-{
-	static bool ready;
+/* ---- 2. the metadata buffer cache: the block device's page cache ----------- */
 
-	if (unlikely(!ready)) {
-		for (size_t i = 0; i < ARRAY_SIZE(bh_hash); i++)
-			INIT_LIST_HEAD(&bh_hash[i]);
-		ready = true;
-	}
+/*
+ * As in Linux, metadata buffers live on pages of the block device's own
+ * page cache: block b of size s is in page b / (PAGE_SIZE / s) of the
+ * mapping of bdev->bd_inode, one buffer of the page's ring. So they are
+ * found by a page-cache lookup, and reclaim and drop_caches free them like
+ * any clean page (->releasepage: try_to_free_buffers refuses buffers in
+ * use or dirty), while memory allows them to stay.
+ *
+ * What differs from Linux: such a page is never PG_dirty. Whether a block
+ * must be written is its buffer's BH_Dirty alone, and sync_blockdev finds
+ * those by walking the mapping (as pagelab's buffer cache always wrote
+ * metadata: at sync, fsync and umount; the flusher, which finds dirty
+ * pages through the super blocks' inodes, never sees these). A page's
+ * buffers are all of one size; a request of another size finds the
+ * page's buffers freed and made again, or fails while they are in use.
+ * BH_Cache marks these buffers (mark_buffer_dirty leaves their page
+ * alone, brelse only drops the count).
+ */
+static int bdev_writepage(struct page *page, struct writeback_control *wbc);
+static bool bdev_releasepage(struct page *page, gfp_t gfp)
+{
+	return try_to_free_buffers(page);
 }
 
-static struct list_head *hash_head(struct block_device *bdev, sector_t block)
-{
-	unsigned long h = ((unsigned long)bdev >> 4) + block;
+static const struct address_space_operations bdev_aops = {
+	.writepage = bdev_writepage,	/* (also what puts pages on the LRU) */
+	.releasepage = bdev_releasepage,
+};
 
-	bh_hash_init();
-	return &bh_hash[(h * 0x9e3779b97f4a7c15UL) >> (64 - BH_HASH_BITS)];
+/* The block device's page cache, made on first use; NULL if no memory. */
+static struct address_space *bdev_mapping(struct block_device *bdev)
+{
+	struct inode *inode = bdev->bd_inode;
+
+	if (inode)
+		return inode->i_mapping;
+	inode = kzalloc(sizeof(*inode), GFP_KERNEL);
+	if (!inode)
+		return NULL;
+	inode->i_count = 1;
+	inode->i_mode = S_IFBLK;
+	inode->i_rdev = bdev->bd_dev;
+	inode->i_size = bdev->bd_nr_sectors << SECTOR_SHIFT;
+	mutex_init(&inode->i_mutex);
+	INIT_LIST_HEAD(&inode->i_sb_list);
+	INIT_LIST_HEAD(&inode->i_hash);
+	address_space_init_once(&inode->i_data, inode);
+	inode->i_data.a_ops = &bdev_aops;
+	inode->i_mapping = &inode->i_data;
+	if (bdev->bd_inode) {	/* made while we slept */
+		kfree(inode);
+		return bdev->bd_inode->i_mapping;
+	}
+	bdev->bd_inode = inode;
+	return inode->i_mapping;
+}
+
+/* The page's ring for blocks of size, starting at block first; made (or
+ * made again, for another size) if need be. Page locked. NULL if the
+ * page's buffers are of another size and busy, or no memory. */
+static struct buffer_head *bdev_page_buffers(struct page *page,
+					     struct block_device *bdev,
+					     sector_t first, unsigned int size)
+{
+	struct buffer_head *head, *bh;
+
+	if (page_has_buffers(page) && page_buffers(page)->b_size != size &&
+	    !try_to_free_buffers(page))
+		return NULL;
+	if (page_has_buffers(page))
+		return page_buffers(page);
+	if (create_empty_buffers(page, size, (1UL << BH_Mapped) |
+						     (1UL << BH_Cache)))
+		return NULL;
+	head = bh = page_buffers(page);
+	do {
+		bh->b_bdev = bdev;
+		bh->b_blocknr = first++;
+		bh = bh->b_this_page;
+	} while (bh != head);
+	return head;
 }
 
 struct buffer_head *alloc_buffer_head(void)
 {
 	struct buffer_head *bh = kzalloc(sizeof(*bh), GFP_KERNEL);
 
-	if (bh) {
+	if (bh)
 		INIT_LIST_HEAD(&bh->b_assoc_buffers);
-		INIT_LIST_HEAD(&bh->b_hash);
-		INIT_LIST_HEAD(&bh->b_lru);
-	}
 	return bh;
-}
-
-void free_buffer_head(struct buffer_head *bh)
-{
-	kfree(bh);
 }
 
 static void remove_assoc(struct buffer_head *bh)
@@ -218,92 +270,46 @@ static void remove_assoc(struct buffer_head *bh)
 	spin_unlock(&assoc_lock);
 }
 
-/* bcache_lock held; bh unused, clean and unlocked. */
-static void free_cached_buffer(struct buffer_head *bh)
+void free_buffer_head(struct buffer_head *bh)
 {
-	list_del(&bh->b_hash);
-	list_del(&bh->b_lru);
-	bh_lru_len--;
-	remove_assoc(bh);
-	kfree(bh->b_data);
+	if (!list_empty(&bh->b_assoc_buffers))	/* a clean metadata buffer */
+		remove_assoc(bh);
 	kfree(bh);
 }
 
-/* Keep at most BCACHE_MAX_UNUSED unused buffers; bcache_lock held. */
-static void shrink_bcache(void)
+/* Blocks of size per page, as a shift. */
+static unsigned int blocks_shift(unsigned int size)
 {
-	struct list_head *p = bh_lru.prev, *prev;
-
-	for (; p != &bh_lru && bh_lru_len > BCACHE_MAX_UNUSED; p = prev) {
-		struct buffer_head *bh = list_entry(p, struct buffer_head,
-						    b_lru);
-
-		prev = p->prev;	/* oldest first */
-		if (!buffer_dirty(bh) && !buffer_locked(bh))
-			free_cached_buffer(bh);
-	}
-}
-
-/* Take a reference on a cached buffer; bcache_lock held. */
-static void bh_grab_locked(struct buffer_head *bh)
-{
-	if (bh->b_count++ == 0 && test_bit(BH_Cache, &bh->b_state)) {
-		list_del_init(&bh->b_lru);
-		bh_lru_len--;
-	}
-}
-
-static struct buffer_head *bcache_lookup(struct block_device *bdev,
-					 sector_t block, unsigned int size)
-{
-	struct buffer_head *bh;
-
-	list_for_each_entry(bh, hash_head(bdev, block), b_hash) {
-		if (bh->b_bdev == bdev && bh->b_blocknr == block &&
-		    bh->b_size == size) {
-			bh_grab_locked(bh);
-			return bh;
-		}
-	}
-	return NULL;
+	return PAGE_SHIFT - (__builtin_ctz(size));
 }
 
 struct buffer_head *__getblk(struct block_device *bdev, sector_t block,
 			     unsigned int size)
 {
-	struct buffer_head *bh, *found;
+	struct address_space *mapping = bdev_mapping(bdev);
+	unsigned int shift = blocks_shift(size);
+	struct buffer_head *bh = NULL, *head;
+	struct page *page;
 
-	spin_lock(&bcache_lock);
-	found = bcache_lookup(bdev, block, size);
-	spin_unlock(&bcache_lock);
-	if (found)
-		return found;
-	bh = alloc_buffer_head();
+	if (!mapping)
+		return NULL;
+	page = find_or_create_page(mapping, block >> shift, GFP_KERNEL);
+	if (!page)
+		return NULL;
+	head = bdev_page_buffers(page, bdev, block & ~((1UL << shift) - 1),
+				 size);
+	if (head) {
+		bh = head;
+		for (sector_t b = block & ((1UL << shift) - 1); b; b--)
+			bh = bh->b_this_page;
+		get_bh(bh);
+		mark_page_accessed(page);
+	}
+	unlock_page(page);
+	page_cache_release(page);
 	if (!bh)
-		return NULL;
-	/* kmalloc gives power-of-two sizes their natural alignment, so a
-	 * block never straddles a page: one bio segment is enough. */
-	bh->b_data = kzalloc(size, GFP_KERNEL);
-	if (!bh->b_data) {
-		kfree(bh);
-		return NULL;
-	}
-	bh->b_page = virt_to_page(bh->b_data);
-	bh->b_bdev = bdev;
-	bh->b_blocknr = block;
-	bh->b_size = size;
-	bh->b_count = 1;
-	bh->b_state = (1UL << BH_Mapped) | (1UL << BH_Cache);
-	spin_lock(&bcache_lock);
-	found = bcache_lookup(bdev, block, size);	/* raced? */
-	if (!found)
-		list_add(&bh->b_hash, hash_head(bdev, block));
-	spin_unlock(&bcache_lock);
-	if (found) {
-		kfree(bh->b_data);
-		kfree(bh);
-		return found;
-	}
+		pr_warn_once("buffer: %s: block %lu: no buffer of size %u\n",
+			     bdev->bd_name, (unsigned long)block, size);
 	return bh;
 }
 
@@ -330,18 +336,8 @@ void brelse(struct buffer_head *bh)
 {
 	if (!bh)
 		return;
-	if (!test_bit(BH_Cache, &bh->b_state)) {
-		put_bh(bh);
-		return;
-	}
-	spin_lock(&bcache_lock);
 	BUG_ON(bh->b_count <= 0);
-	if (--bh->b_count == 0) {
-		list_add(&bh->b_lru, &bh_lru);
-		bh_lru_len++;
-		shrink_bcache();
-	}
-	spin_unlock(&bcache_lock);
+	put_bh(bh);
 }
 
 void bforget(struct buffer_head *bh)
@@ -353,19 +349,51 @@ void bforget(struct buffer_head *bh)
 	brelse(bh);
 }
 
+/* The cached buffer of block (any size), referenced, or NULL; no page is
+ * made. */
+static struct buffer_head *bdev_find_buffer(struct block_device *bdev,
+					    sector_t block)
+{
+	struct buffer_head *bh = NULL, *head, *p;
+	struct page *page;
+
+	if (!bdev->bd_inode)
+		return NULL;
+	for (unsigned int size = 1024; size <= PAGE_SIZE && !bh; size <<= 1) {
+		unsigned int shift = blocks_shift(size);
+
+		page = find_lock_page(bdev->bd_inode->i_mapping, block >> shift);
+		if (!page)
+			continue;
+		if (page_has_buffers(page) &&
+		    page_buffers(page)->b_size == size) {
+			p = head = page_buffers(page);
+			do {
+				if (p->b_blocknr == block) {
+					bh = p;
+					get_bh(bh);
+				}
+				p = p->b_this_page;
+			} while (p != head);
+		}
+		unlock_page(page);
+		page_cache_release(page);
+	}
+	return bh;
+}
+
 /*
- * Up to n dirty cached buffers of bdev (any bdev if NULL), referenced.
- * With assoc, only those associated with that mapping (taken off its
- * list: they are about to be written).
+ * Up to n dirty buffers of bdev's cache, referenced; *index moves past
+ * the pages looked at. With assoc, instead, those associated with that
+ * mapping (taken off its list: they are about to be written).
  */
 static int grab_dirty(struct block_device *bdev, struct address_space *assoc,
-		      struct buffer_head **bhs, int n)
+		      pgoff_t *index, struct buffer_head **bhs, int n)
 {
 	struct buffer_head *bh, *next;
+	struct page *pages[8];
 	int got = 0;
 
-	spin_lock(&bcache_lock);
-	bh_hash_init();
 	if (assoc) {
 		spin_lock(&assoc_lock);
 		list_for_each_entry_safe(bh, next, &assoc_list,
@@ -376,21 +404,47 @@ static int grab_dirty(struct block_device *bdev, struct address_space *assoc,
 				continue;
 			list_del_init(&bh->b_assoc_buffers);
 			bh->b_assoc_map = NULL;
-			bh_grab_locked(bh);
+			get_bh(bh);
 			bhs[got++] = bh;
 		}
 		spin_unlock(&assoc_lock);
+		return got;
 	}
-	for (size_t i = 0; !assoc && i < ARRAY_SIZE(bh_hash) && got < n; i++)
-		list_for_each_entry(bh, &bh_hash[i], b_hash) {
-			if (got == n)
-				break;
-			if (bh->b_bdev != bdev || !buffer_dirty(bh))
+	if (!bdev->bd_inode)
+		return 0;
+	while (got + (int)(PAGE_SIZE / 1024) <= n) {
+		unsigned int nr = find_get_pages(bdev->bd_inode->i_mapping,
+						 *index, ARRAY_SIZE(pages),
+						 pages);
+
+		if (!nr)
+			break;
+		for (unsigned int i = 0; i < nr; i++) {
+			struct page *page = pages[i];
+
+			*index = page->index + 1;
+			if (got + (int)(PAGE_SIZE / 1024) > n) {
+				*index = min(*index, page->index);
+				page_cache_release(page);
 				continue;
-			bh_grab_locked(bh);
-			bhs[got++] = bh;
+			}
+			lock_page(page);
+			if (page_has_buffers(page)) {
+				struct buffer_head *head = page_buffers(page);
+
+				bh = head;
+				do {
+					if (buffer_dirty(bh)) {
+						get_bh(bh);
+						bhs[got++] = bh;
+					}
+					bh = bh->b_this_page;
+				} while (bh != head);
+			}
+			unlock_page(page);
+			page_cache_release(page);
 		}
-	spin_unlock(&bcache_lock);
+	}
 	return got;
 }
 
@@ -416,13 +470,35 @@ static int write_dirty_buffers(struct block_device *bdev,
 			       struct address_space *mapping)
 {
 	struct buffer_head *bhs[32];
+	pgoff_t index = 0;
 	int n, err = 0, ret;
 
-	while ((n = grab_dirty(bdev, mapping, bhs, ARRAY_SIZE(bhs)))) {
+	while ((n = grab_dirty(bdev, mapping, &index, bhs, ARRAY_SIZE(bhs)))) {
 		ret = write_and_release(bhs, n);
 		err = err ? err : ret;
 	}
 	return err;
+}
+
+/* ->writepage: these pages are never PG_dirty (see above), but reclaim
+ * may still ask; write what is dirty and let it come back later. */
+static int bdev_writepage(struct page *page, struct writeback_control *wbc)
+{
+	struct buffer_head *bhs[PAGE_SIZE / 512], *head, *bh;
+	int n = 0;
+
+	if (page_has_buffers(page)) {
+		head = bh = page_buffers(page);
+		do {
+			if (buffer_dirty(bh)) {
+				get_bh(bh);
+				bhs[n++] = bh;
+			}
+			bh = bh->b_this_page;
+		} while (bh != head);
+	}
+	unlock_page(page);
+	return write_and_release(bhs, n);
 }
 
 int sync_blockdev(struct block_device *bdev)
@@ -432,36 +508,47 @@ int sync_blockdev(struct block_device *bdev)
 
 void invalidate_bdev(struct block_device *bdev)
 {
-	struct buffer_head *bh, *next;
+	struct address_space *mapping;
+	struct page *pages[8];
+	pgoff_t index = 0;
+	unsigned int nr;
 	int busy = 0;
 
 	sync_blockdev(bdev);
-	spin_lock(&bcache_lock);
-	bh_hash_init();
-	for (size_t i = 0; i < ARRAY_SIZE(bh_hash); i++)
-		list_for_each_entry_safe(bh, next, &bh_hash[i], b_hash) {
-			if (bh->b_bdev != bdev)
-				continue;
-			if (bh->b_count || buffer_locked(bh) ||
-			    buffer_dirty(bh))
+	if (!bdev->bd_inode)
+		return;
+	mapping = bdev->bd_inode->i_mapping;
+	while ((nr = find_get_pages(mapping, index, ARRAY_SIZE(pages),
+				    pages))) {
+		for (unsigned int i = 0; i < nr; i++) {
+			struct page *page = pages[i];
+
+			index = page->index + 1;
+			lock_page(page);
+			if (page->mapping == mapping &&
+			    try_to_free_buffers(page))
+				delete_from_page_cache(page);
+			else if (page->mapping == mapping)
 				busy++;
-			else
-				free_cached_buffer(bh);
+			unlock_page(page);
+			page_cache_release(page);
 		}
-	spin_unlock(&bcache_lock);
-	if (busy)
-		pr_warn("buffer: %s: %d buffers still busy\n", bdev->bd_name,
-			busy);
+	}
+	if (busy) {
+		pr_warn("buffer: %s: %d pages of buffers still busy\n",
+			bdev->bd_name, busy);
+		return;
+	}
+	/* Empty: the next mount makes it again (the self-tests count the
+	 * kmalloc objects a mount leaves behind). */
+	bdev->bd_inode = NULL;
+	kfree(mapping->host);
 }
 
 void unmap_underlying_metadata(struct block_device *bdev, sector_t block)
 {
-	struct buffer_head *bh = NULL;
+	struct buffer_head *bh = bdev_find_buffer(bdev, block);
 
-	spin_lock(&bcache_lock);
-	for (unsigned int size = 1024; size <= PAGE_SIZE && !bh; size <<= 1)
-		bh = bcache_lookup(bdev, block, size);
-	spin_unlock(&bcache_lock);
 	if (!bh)
 		return;
 	clear_buffer_dirty(bh);
@@ -512,7 +599,8 @@ void mark_buffer_dirty(struct buffer_head *bh)
 
 	if (buffer_dirty(bh) || test_set_buffer_dirty(bh))
 		return;
-	/* A page buffer dirties its page, so writeback finds it. */
+	/* A page buffer of a file dirties its page, so writeback finds it
+	 * (the block device's own pages stay clean: see section 2). */
 	if (!test_bit(BH_Cache, &bh->b_state) && page->mapping)
 		__set_page_dirty_nobuffers(page);
 }

@@ -4,14 +4,25 @@
  * Roadmap: allocation (d_alloc: a negative child of a parent; d_make_root;
  * d_alloc_pseudo), binding to inodes (d_instantiate, d_add), the hash that
  * finds (parent, name) pairs (d_lookup, d_rehash, d_drop), reference
- * counting (dget, dput: a dentry whose count drops to zero stays cached if
- * it is positive and hashed, and is freed otherwise, releasing its inode
- * and its parent), changes of name (d_delete after unlink, d_move after
- * rename), and whole-tree walks (shrink_dcache_parent at umount, d_path).
+ * counting (dget, dput: a dentry whose count drops to zero stays cached,
+ * on the LRU, if it is hashed and positive, or negative where the file
+ * system caches misses; it is freed otherwise, releasing its inode and
+ * its parent), changes of name (d_delete after unlink, d_move after
+ * rename), pruning the LRU (prune_dcache, prune_dcache_negative, the
+ * limit), and whole-tree walks (shrink_dcache_parent at umount, d_path).
+ *
+ * Negative dentries: a lookup that finds nothing leaves a hashed negative
+ * dentry, so the next lookup of that name (a stat of a missing file, a
+ * PATH search) costs a hash probe instead of a directory scan. Every way
+ * a name comes into being (create, mkdir, mknod, symlink, link, rename)
+ * starts with a lookup of it, which returns that same dentry, and the
+ * operation instantiates it (or d_move replaces it): a cached miss cannot
+ * outlive the name's creation. rmdir frees the dead directory's cached
+ * children (they would keep its inode).
  *
  * dcache_lock (one lock for everything, as Linux had until 2.6.38)
- * protects the hash chains, d_subdirs/d_child, d_count, d_flags and the
- * names. It is never held while calling a file system or iput().
+ * protects the hash chains, d_subdirs/d_child, d_count, d_flags, the LRU
+ * and the names. It is never held while calling a file system or iput().
  */
 #include <fs/dcache.h>
 #include <fs/mount.h>
@@ -19,12 +30,27 @@
 #include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
+#include <fs/proc_fs.h>
+#include <mm/gfp.h>
 #include <mm/slab.h>
 
 DEFINE_SPINLOCK(dcache_lock);
 
-#define D_HASHBITS 8
+#define D_HASHBITS 13	/* 8192 chains: a few dentries each at 20,000 */
 static struct list_head dentry_hashtable[1 << D_HASHBITS];
+
+/* Unused cached dentries, newest first; counts for dentry-state. */
+static LIST_HEAD(dentry_lru);
+static unsigned long nr_dentry, nr_unused, nr_negative;
+static bool pruning;	/* dput's own pruning is under way */
+
+/* More unused dentries than this, and dput prunes the oldest (and their
+ * inodes): one per page of RAM, for a dentry, its inode and its share of
+ * an inode-table block take more than a kilobyte. */
+static unsigned long dcache_limit(void)
+{
+	return max(1024UL, totalram_pages);
+}
 
 /* FNV-1a: good enough spread for short names, and a few lines long. */
 unsigned int full_name_hash(const char *name, unsigned int len)
@@ -52,6 +78,9 @@ static struct list_head *d_hash(const struct dentry *parent, unsigned int hash)
 
 static void d_free(struct dentry *dentry)
 {
+	spin_lock(&dcache_lock);
+	nr_dentry--;
+	spin_unlock(&dcache_lock);
 	if (dentry->d_name.name != dentry->d_iname)
 		kfree(dentry->d_name.name);
 	kfree(dentry);
@@ -83,7 +112,37 @@ static struct dentry *__d_alloc(struct super_block *sb,
 	INIT_LIST_HEAD(&dentry->d_hash);
 	INIT_LIST_HEAD(&dentry->d_child);
 	INIT_LIST_HEAD(&dentry->d_subdirs);
+	INIT_LIST_HEAD(&dentry->d_lru);
+	spin_lock(&dcache_lock);
+	nr_dentry++;
+	spin_unlock(&dcache_lock);
 	return dentry;
+}
+
+/* dcache_lock held for all three. */
+static void d_lru_add(struct dentry *dentry)
+{
+	list_add(&dentry->d_lru, &dentry_lru);
+	nr_unused++;
+	if (!dentry->d_inode)
+		nr_negative++;
+}
+
+static void d_lru_del(struct dentry *dentry)
+{
+	if (list_empty(&dentry->d_lru))
+		return;
+	list_del_init(&dentry->d_lru);
+	nr_unused--;
+	if (!dentry->d_inode)
+		nr_negative--;
+}
+
+/* Take a reference: an unused dentry leaves the LRU. */
+static void __dget_locked(struct dentry *dentry)
+{
+	if (dentry->d_count++ == 0)
+		d_lru_del(dentry);
 }
 
 struct dentry *d_alloc(struct dentry *parent, const struct qstr *name)
@@ -93,7 +152,7 @@ struct dentry *d_alloc(struct dentry *parent, const struct qstr *name)
 	if (!dentry)
 		return NULL;
 	spin_lock(&dcache_lock);
-	parent->d_count++;	/* a child keeps its parent */
+	__dget_locked(parent);	/* a child keeps its parent */
 	dentry->d_parent = parent;
 	list_add_tail(&dentry->d_child, &parent->d_subdirs);
 	spin_unlock(&dcache_lock);
@@ -201,7 +260,7 @@ struct dentry *d_lookup(struct dentry *parent, const struct qstr *name)
 		    dentry->d_name.len != name->len ||
 		    memcmp(dentry->d_name.name, name->name, name->len))
 			continue;
-		dentry->d_count++;
+		__dget_locked(dentry);
 		found = dentry;
 		break;
 	}
@@ -213,7 +272,7 @@ struct dentry *dget(struct dentry *dentry)
 {
 	if (dentry) {
 		spin_lock(&dcache_lock);
-		dentry->d_count++;
+		__dget_locked(dentry);
 		spin_unlock(&dcache_lock);
 	}
 	return dentry;
@@ -225,29 +284,50 @@ struct dentry *dget_parent(struct dentry *dentry)
 
 	spin_lock(&dcache_lock);
 	parent = dentry->d_parent;
-	parent->d_count++;
+	__dget_locked(parent);
 	spin_unlock(&dcache_lock);
 	return parent;
 }
 
+/* May an unused dentry stay cached? dcache_lock held. */
+static bool d_keep(const struct dentry *dentry)
+{
+	const struct dentry *parent = dentry->d_parent;
+
+	if (!(dentry->d_flags & DCACHE_HASHED))
+		return false;
+	if (dentry->d_inode)
+		return true;
+	/* A miss in a removed directory would only keep it from going. */
+	return (dentry->d_sb->s_type->fs_flags & FS_NEG_DENTRIES) &&
+	       (d_is_root(parent) || !d_unhashed(parent));
+}
+
 /*
- * Drop a reference. At zero a positive hashed dentry stays cached (a later
- * lookup finds it without the file system); any other dentry is freed,
- * which releases its inode and its reference on its parent, so the parent
- * may go next: the loop instead of recursion keeps the stack flat.
+ * Drop a reference. At zero a dentry that may stay cached goes on the LRU
+ * (a later lookup finds it without the file system); any other dentry is
+ * freed, which releases its inode and its reference on its parent, so the
+ * parent may go next: the loop instead of recursion keeps the stack flat.
  */
 void dput(struct dentry *dentry)
 {
+	bool prune = false;
+
 	while (dentry) {
 		struct dentry *parent;
 		struct inode *inode;
 
 		spin_lock(&dcache_lock);
 		BUG_ON(dentry->d_count <= 0);
-		if (--dentry->d_count ||
-		    ((dentry->d_flags & DCACHE_HASHED) && dentry->d_inode)) {
+		if (--dentry->d_count) {
 			spin_unlock(&dcache_lock);
-			return;
+			break;
+		}
+		if (d_keep(dentry)) {
+			d_lru_add(dentry);
+			prune = nr_unused > dcache_limit();
+			spin_unlock(&dcache_lock);
+			break;
 		}
 		__d_drop(dentry);
 		list_del_init(&dentry->d_child);
@@ -260,6 +340,13 @@ void dput(struct dentry *dentry)
 		iput(inode);
 		d_free(dentry);
 		dentry = parent;
+	}
+	/* Over the limit: free a few of the oldest (not from inside such a
+	 * pruning, whose dputs come back here). */
+	if (prune && !pruning) {
+		pruning = true;
+		prune_dcache(16);
+		pruning = false;
 	}
 }
 
@@ -372,11 +459,88 @@ void shrink_dcache_parent(struct dentry *root)
 			return;
 		}
 		/* Take it and unhash it: the dput below then frees it. */
-		d->d_count = 1;
+		__dget_locked(d);
 		__d_drop(d);
 		spin_unlock(&dcache_lock);
 		dput(d);
 	}
+}
+
+/* The oldest unused dentry that pick accepts, taken (d_count 1) and
+ * unhashed, so that dput frees it; NULL if none. */
+static struct dentry *lru_take(bool (*pick)(struct dentry *d))
+{
+	struct dentry *d, *found = NULL;
+	struct list_head *p;
+
+	spin_lock(&dcache_lock);
+	for (p = dentry_lru.prev; p != &dentry_lru; p = p->prev) {	/* oldest */
+		d = list_entry(p, struct dentry, d_lru);
+		if (list_empty(&d->d_subdirs) && (!pick || pick(d))) {
+			found = d;
+			__dget_locked(d);
+			__d_drop(d);
+			break;
+		}
+	}
+	spin_unlock(&dcache_lock);
+	return found;
+}
+
+unsigned long prune_dcache(unsigned long nr)
+{
+	unsigned long freed = 0;
+	struct dentry *d;
+
+	while (freed < nr && (d = lru_take(NULL))) {
+		struct inode *inode = d->d_inode;	/* d is ours */
+
+		if (inode)
+			ihold(inode);
+		dput(d);
+		if (inode)	/* and the inode, unless it has pages */
+			iput_prune(inode);
+		freed++;
+	}
+	return freed;
+}
+
+/*
+ * Freeing d reaches no file system: it has no inode, and its parent, left
+ * with one reference less, either keeps some or stays cached. dcache_lock
+ * held.
+ */
+static bool negative_leaf(struct dentry *d)
+{
+	struct dentry *parent = d->d_parent;
+
+	return !d->d_inode && !d_is_root(d) &&
+	       (parent->d_count > 1 || d_keep(parent));
+}
+
+unsigned long prune_dcache_negative(unsigned long nr)
+{
+	unsigned long freed = 0;
+	struct dentry *d;
+
+	while (freed < nr && (d = lru_take(negative_leaf))) {
+		dput(d);
+		freed++;
+	}
+	return freed;
+}
+
+int dentry_state_show(struct seq_file *m, void *v)
+{
+	unsigned long total, unused, negative;
+
+	spin_lock(&dcache_lock);
+	total = nr_dentry;
+	unused = nr_unused;
+	negative = nr_negative;
+	spin_unlock(&dcache_lock);
+	seq_printf(m, "%lu\t%lu\t45\t0\t%lu\t0\n", total, unused, negative);
+	return 0;
 }
 
 /* dcache_lock held; recursion depth is the directory depth. */

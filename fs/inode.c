@@ -10,6 +10,8 @@
  * owns (->evict_inode: blocks, the symlink body), then free the memory.
  *
  * inode_lock protects i_count, i_state, the per-sb lists and the hash.
+ * The hash (sb, ino) -> inode is what iget_locked searches: a walk of
+ * sb->s_inodes would cost in proportion to the inodes cached.
  */
 #include <fs/fs.h>
 #include <fs/pipe_fs_i.h>
@@ -20,6 +22,23 @@
 #include <mm/slab.h>
 
 static DEFINE_SPINLOCK(inode_lock);
+
+#define I_HASHBITS 12
+static struct list_head inode_hashtable[1 << I_HASHBITS];
+
+/* inode_lock held. */
+static struct list_head *inode_hash(struct super_block *sb, unsigned long ino)
+{
+	static bool ready;
+	unsigned long h = ino + ((unsigned long)sb >> 4);
+
+	if (unlikely(!ready)) {
+		for (size_t i = 0; i < ARRAY_SIZE(inode_hashtable); i++)
+			INIT_LIST_HEAD(&inode_hashtable[i]);
+		ready = true;
+	}
+	return &inode_hashtable[(h * 0x9e3779b97f4a7c15UL) >> (64 - I_HASHBITS)];
+}
 
 /*
  * No battery-backed clock is read yet: timestamps count from boot, as
@@ -61,6 +80,7 @@ static struct inode *alloc_inode(struct super_block *sb)
 	inode->i_data.a_ops = &empty_aops;
 	inode->i_mapping = &inode->i_data;
 	INIT_LIST_HEAD(&inode->i_sb_list);
+	INIT_LIST_HEAD(&inode->i_hash);
 	now = current_time(inode);
 	inode->i_atime = inode->i_mtime = inode->i_ctime = now;
 	return inode;
@@ -87,8 +107,9 @@ struct inode *iget_locked(struct super_block *sb, unsigned long ino)
 
 	fresh = alloc_inode(sb);	/* may sleep: before the lock */
 	spin_lock_irqsave(&inode_lock, flags);
-	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
-		if (inode->i_ino != ino || !(inode->i_state & I_HASHED) ||
+	list_for_each_entry(inode, inode_hash(sb, ino), i_hash) {
+		if (inode->i_ino != ino || inode->i_sb != sb ||
+		    !(inode->i_state & I_HASHED) ||
 		    (inode->i_state & I_FREEING))
 			continue;
 		inode->i_count++;
@@ -101,6 +122,7 @@ struct inode *iget_locked(struct super_block *sb, unsigned long ino)
 		fresh->i_ino = ino;
 		fresh->i_state = I_NEW | I_HASHED;
 		list_add(&fresh->i_sb_list, &sb->s_inodes);
+		list_add(&fresh->i_hash, inode_hash(sb, ino));
 	}
 	spin_unlock_irqrestore(&inode_lock, flags);
 	return fresh;
@@ -152,6 +174,7 @@ static void evict(struct inode *inode)
 	kfree(inode->i_link);
 	spin_lock_irqsave(&inode_lock, flags);
 	list_del(&inode->i_sb_list);
+	list_del_init(&inode->i_hash);
 	spin_unlock_irqrestore(&inode_lock, flags);
 	destroy_inode(inode);
 }
@@ -182,6 +205,24 @@ void iput(struct inode *inode)
 		inode->i_sb->s_op->write_inode(inode, 0);
 }
 
+void iput_prune(struct inode *inode)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&inode_lock, flags);
+	if (inode->i_count == 1 && !inode->i_dentries &&
+	    !inode->i_data.nrpages &&
+	    !(inode->i_state & (I_DIRTY_PAGES | I_NEW | I_FREEING))) {
+		inode->i_count = 0;
+		inode->i_state |= I_FREEING;
+		spin_unlock_irqrestore(&inode_lock, flags);
+		evict(inode);	/* ->evict_inode writes it if it must */
+		return;
+	}
+	spin_unlock_irqrestore(&inode_lock, flags);
+	iput(inode);
+}
+
 int evict_inodes(struct super_block *sb)
 {
 	struct inode *inode, *next;
@@ -205,6 +246,37 @@ again:
 	}
 	spin_unlock_irqrestore(&inode_lock, flags);
 	return busy;
+}
+
+/* Evict the unused inodes of sb that hold nothing worth keeping: clean,
+ * no page cache (drop their pages first, drop_caches 1). */
+static void prune_icache_sb(struct super_block *sb, void *count)
+{
+	struct inode *inode, *next;
+	unsigned long flags;
+
+again:
+	spin_lock_irqsave(&inode_lock, flags);
+	list_for_each_entry_safe(inode, next, &sb->s_inodes, i_sb_list) {
+		if (inode->i_count || (inode->i_state & (I_FREEING | I_NEW |
+							 I_DIRTY)) ||
+		    inode->i_data.nrpages || inode->i_dentries)
+			continue;
+		inode->i_state |= I_FREEING;
+		spin_unlock_irqrestore(&inode_lock, flags);
+		evict(inode);	/* may sleep: the list may change */
+		(*(unsigned long *)count)++;
+		goto again;
+	}
+	spin_unlock_irqrestore(&inode_lock, flags);
+}
+
+unsigned long prune_icache(void)
+{
+	unsigned long count = 0;
+
+	iterate_supers(prune_icache_sb, &count);
+	return count;
 }
 
 void inode_init_owner(struct inode *inode, const struct inode *dir,

@@ -149,8 +149,11 @@ int vfs_rmdir(struct inode *dir, struct dentry *dentry)
 	mutex_lock(&dentry->d_inode->i_mutex);
 	err = d_mountpoint(dentry) ? -EBUSY : dir->i_op->rmdir(dir, dentry);
 	mutex_unlock(&dentry->d_inode->i_mutex);
-	if (!err)
+	if (!err) {
+		/* Cached misses below it would keep the dead inode. */
+		shrink_dcache_parent(dentry);
 		d_delete(dentry);
+	}
 	return err;
 }
 
@@ -196,6 +199,8 @@ int vfs_rename(struct inode *old_dir, struct dentry *old,
 	if (d_mountpoint(old) || d_mountpoint(new))
 		return -EBUSY;
 	err = old_dir->i_op->rename(old_dir, old, new_dir, new);
+	if (!err && is_dir && new->d_inode)
+		shrink_dcache_parent(new);	/* a replaced empty directory */
 	if (!err)
 		d_move(old, new);
 	return err;

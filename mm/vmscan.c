@@ -16,6 +16,7 @@
  * The scanning task is marked PF_MEMALLOC: its own allocations (a bio for
  * the writeback) may use the reserve and never recurse into reclaim.
  */
+#include <fs/dcache.h>
 #include <mm/writeback.h>
 #include <mm/filemap.h>
 #include <mm/rmap.h>
@@ -156,6 +157,11 @@ unsigned long try_to_free_pages(unsigned long nr)
 			putback_page(page);
 		}
 	}
+	/* Then negative dentries (about 16 to a page), which hold no inode:
+	 * freeing them reaches no file system, which reclaim may have been
+	 * called from. */
+	if (freed < nr)
+		freed += prune_dcache_negative(16 * (nr - freed)) / 16;
 	if (!was_memalloc)
 		t->flags &= ~PF_MEMALLOC;
 	return freed;

@@ -58,6 +58,8 @@ struct ext2_sb_info {
 	const char *s_id;	/* the device's name, for messages */
 };
 
+struct ext2_dir_index;
+
 struct ext2_inode_info {
 	u32 i_data[EXT2_N_BLOCKS];	/* the block map's roots */
 	u32 i_flags;
@@ -68,6 +70,7 @@ struct ext2_inode_info {
 	bool i_bad;	/* failed validation: never written or freed */
 	bool i_new;	/* allocated, never written: clear its slot */
 	struct mutex i_truncate_mutex;	/* the block map vs truncation */
+	struct ext2_dir_index *i_dir_index;	/* large directories: dir.c */
 	struct inode vfs_inode;
 };
 
@@ -218,6 +221,8 @@ int ext2_set_link(struct inode *dir, struct ext2_dir_entry_2 *de,
 unsigned long ext2_inode_by_name(struct inode *dir, const struct qstr *name,
 				 int *err);
 void ext2_put_page(struct page *page);
+/* Forget a directory's in-memory name index (inode going away). */
+void ext2_dir_index_free(struct inode *dir);
 
 /* file.c, namei.c, symlink.c */
 int ext2_fsync(struct file *file, int datasync);

@@ -11,6 +11,13 @@
  * group with the most free inodes (spreading the tree), a file next to
  * its directory.
  *
+ * A new inode whose inode-table block holds no other inode in use (the
+ * common case on a fresh file system, which fills its table in order)
+ * gets that block as a zeroed buffer instead of a read: nothing in it is
+ * worth reading, and create must not wait for the disk (itable_prime).
+ * Likewise the inode bitmap of a group with every inode free
+ * (fresh_inode_bitmap).
+ *
  * Above: namei.c (create, mkdir, ...) and the VFS's iput, which calls
  * ext2_evict_inode when the last reference to an inode goes.
  */
@@ -19,11 +26,41 @@
 #include <kernel/string.h>
 #include <mm/filemap.h>
 
+/*
+ * The bitmap of a group whose inodes are all free, built instead of read:
+ * zeroes for its inodes, ones in the padding after them (as mke2fs and
+ * e2fsck want). Allocation entering a fresh group must not wait for the
+ * disk. NULL if out of memory (the caller reads instead).
+ */
+static struct buffer_head *fresh_inode_bitmap(struct super_block *sb,
+					      struct ext2_group_desc *gdp)
+{
+	unsigned long ipg = EXT2_SB(sb)->s_inodes_per_group;
+	struct buffer_head *bh = sb_getblk(sb, gdp->bg_inode_bitmap);
+
+	if (!bh)
+		return NULL;
+	lock_buffer(bh);
+	if (!buffer_uptodate(bh)) {
+		memset(bh->b_data, 0, bh->b_size);
+		for (unsigned long i = ipg; i < bh->b_size * 8; i++)
+			ext2_set_bit(i, bh->b_data);
+		set_buffer_uptodate(bh);
+	}
+	unlock_buffer(bh);
+	return bh;
+}
+
 static struct buffer_head *read_inode_bitmap(struct super_block *sb,
 					     unsigned long group)
 {
 	struct ext2_group_desc *gdp = ext2_get_group_desc(sb, group, NULL);
-	struct buffer_head *bh = sb_bread(sb, gdp->bg_inode_bitmap);
+	struct buffer_head *bh = NULL;
+
+	if (gdp->bg_free_inodes_count == EXT2_SB(sb)->s_inodes_per_group)
+		bh = fresh_inode_bitmap(sb, gdp);
+	if (!bh)
+		bh = sb_bread(sb, gdp->bg_inode_bitmap);
 
 	if (!bh)
 		ext2_error(sb, __func__, "cannot read inode bitmap of group "
@@ -56,8 +93,57 @@ static long find_group(struct super_block *sb, struct inode *dir,
 }
 
 /* Take a free inode number: s_lock held. 0 with *err set on failure. */
+/*
+ * Are all inodes of bit's inode-table block but bit itself free in the
+ * group's bitmap? Never for the block of the reserved inodes (whatever a
+ * damaged bitmap says of them). s_lock held.
+ */
+static bool itable_block_free(struct super_block *sb, unsigned long g,
+			      const char *bitmap, unsigned long bit)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	unsigned long ipb = sbi->s_inodes_per_block, first = bit - bit % ipb;
+
+	if (g == 0 && first < sbi->s_first_ino)
+		return false;
+	for (unsigned long i = first;
+	     i < first + ipb && i < sbi->s_inodes_per_group; i++)
+		if (i != bit && ext2_test_bit(i, bitmap))
+			return false;
+	return true;
+}
+
+/* Give ino's inode-table block a zeroed buffer if it is not cached, so
+ * that writing the new inode needs no read (itable_block_free said so). */
+static void itable_prime(struct super_block *sb, unsigned long ino)
+{
+	struct ext2_sb_info *sbi = EXT2_SB(sb);
+	unsigned long index = (ino - 1) % sbi->s_inodes_per_group;
+	struct ext2_group_desc *gdp =
+		ext2_get_group_desc(sb, (ino - 1) / sbi->s_inodes_per_group,
+				    NULL);
+	struct buffer_head *bh;
+
+	if (!gdp)
+		return;
+	bh = sb_getblk(sb, gdp->bg_inode_table +
+			   index / sbi->s_inodes_per_block);
+	if (!bh)
+		return;	/* the write will read it */
+	lock_buffer(bh);
+	if (!buffer_uptodate(bh)) {
+		memset(bh->b_data, 0, bh->b_size);
+		set_buffer_uptodate(bh);
+		mark_buffer_dirty(bh);
+	}
+	unlock_buffer(bh);
+	brelse(bh);
+}
+
+/* A free inode number near dir, taken; 0 and *err if none. *fresh says
+ * whether its inode-table block holds no other inode in use. */
 static unsigned long alloc_ino(struct super_block *sb, struct inode *dir,
-			       umode_t mode, int *err)
+			       umode_t mode, int *err, bool *fresh)
 {
 	struct ext2_sb_info *sbi = EXT2_SB(sb);
 	long start = find_group(sb, dir, S_ISDIR(mode));
@@ -90,6 +176,7 @@ static unsigned long alloc_ino(struct super_block *sb, struct inode *dir,
 			continue;
 		}
 		ext2_set_bit(bit, bh->b_data);
+		*fresh = itable_block_free(sb, g, bh->b_data, bit);
 		mark_buffer_dirty(bh);
 		brelse(bh);
 		gdp->bg_free_inodes_count--;
@@ -155,10 +242,11 @@ struct inode *ext2_new_inode(struct inode *dir, umode_t mode)
 	struct ext2_inode_info *ei;
 	struct inode *inode;
 	unsigned long ino;
+	bool fresh = false;
 	int err;
 
 	mutex_lock(&sbi->s_lock);
-	ino = alloc_ino(sb, dir, mode, &err);
+	ino = alloc_ino(sb, dir, mode, &err, &fresh);
 	mutex_unlock(&sbi->s_lock);
 	if (!ino)
 		return ERR_PTR(err);
@@ -175,6 +263,8 @@ struct inode *ext2_new_inode(struct inode *dir, umode_t mode)
 		iput(inode);
 		return ERR_PTR(-EIO);
 	}
+	if (fresh)
+		itable_prime(sb, ino);
 	inode_init_owner(inode, dir, mode);
 	ei = EXT2_I(inode);
 	ei->i_new = true;

@@ -506,6 +506,7 @@ static struct dentry *ext2_mount(struct file_system_type *type, int flags,
 
 static struct file_system_type ext2_fs_type = {
 	.name = "ext2",
+	.fs_flags = FS_NEG_DENTRIES,
 	.mount = ext2_mount,
 	.kill_sb = ext2_kill_sb,
 };

@@ -142,6 +142,7 @@ static struct inode *ext2_alloc_inode(struct super_block *sb)
 
 static void ext2_destroy_inode(struct inode *inode)
 {
+	ext2_dir_index_free(inode);
 	kfree(EXT2_I(inode));
 }
 

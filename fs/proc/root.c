@@ -233,4 +233,6 @@ void proc_init(void)
 	proc_mkdir("sys/vm");
 	proc_create_rw("sys/vm/drop_caches", 0644, drop_caches_show,
 		       drop_caches_write);
+	proc_mkdir("sys/fs");
+	proc_create_single("sys/fs/dentry-state", dentry_state_show);
 }

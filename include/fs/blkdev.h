@@ -66,6 +66,8 @@ struct block_device {
 	const struct block_device_operations *bd_ops;
 	void *bd_private;	/* the driver's */
 	void *bd_holder;	/* the super_block mounted on it, if any */
+	struct inode *bd_inode;	/* its page cache: metadata buffers
+				 * (fs/buffer.c), made on first use */
 	struct list_head bd_list;
 	unsigned long bd_reads, bd_writes;	/* completed bios */
 };

@@ -11,10 +11,11 @@
  *     They hang off page->private in a ring (b_this_page), PG_private set,
  *     and hold a reference on the page.
  *   - metadata buffers: bitmaps, inode tables, indirect blocks, found by
- *     block number in the buffer cache (sb_bread, sb_getblk) and released
- *     with brelse. Linux keeps them in the block device's page cache;
- *     pagelab's block devices have no inode, so they live in a small cache
- *     of their own, each with a kmalloc'ed block.
+ *     block number (sb_bread, sb_getblk) and released with brelse. As in
+ *     Linux they are page buffers too, on pages of the block device's own
+ *     page cache (bdev->bd_inode), so reclaim frees them like other clean
+ *     pages; they carry BH_Cache, and their pages are never PG_dirty
+ *     (sync_blockdev finds the dirty buffers itself: fs/buffer.c).
  *
  * Locking: BH_Lock (lock_buffer, sleeping) is held while a buffer is under
  * I/O and while its state changes together with its data; b_count pins a
@@ -39,7 +40,7 @@ enum bh_state_bits {
 	BH_Async_Read,	/* one of a page's reads in flight */
 	BH_Async_Write,	/* one of a page's writes in flight */
 	BH_Write_EIO,	/* the last write failed */
-	BH_Cache,	/* pagelab: in the metadata buffer cache, owns b_data */
+	BH_Cache,	/* pagelab: on a block device page (metadata) */
 };
 
 struct buffer_head;
@@ -59,9 +60,7 @@ struct buffer_head {
 	void *b_private;
 	struct list_head b_assoc_buffers;	/* on the assoc list of ... */
 	struct address_space *b_assoc_map;	/* ... this inode's mapping */
-	int b_count;	/* users; the cache frees only unused buffers */
-	struct list_head b_hash;	/* buffer cache: hash chain */
-	struct list_head b_lru;	/* buffer cache: unused buffers */
+	int b_count;	/* users; reclaim frees only unused buffers */
 };
 
 #define BUFFER_FNS(bit, name)                                              \
@@ -172,8 +171,8 @@ void brelse(struct buffer_head *bh);
 void bforget(struct buffer_head *bh);
 /* Write every dirty cached buffer of bdev and wait: 0 or -EIO. */
 int sync_blockdev(struct block_device *bdev);
-/* Drop every cached buffer of bdev (umount). Dirty ones are written
- * first; buffers still in use stay (and are reported). */
+/* Drop bdev's page cache (umount). Dirty buffers are written first;
+ * pages with buffers still in use stay (and are reported). */
 void invalidate_bdev(struct block_device *bdev);
 /*
  * A block that was metadata (an indirect block, freed) became file data:

@@ -10,8 +10,12 @@
  *
  * Lifetime: d_count counts users (path walks, open files, cwd, children
  * hold their parent). When it drops to zero a dentry stays cached if it is
- * positive and hashed, and is freed otherwise. dcache_lock protects the
- * hash, the tree links and d_count.
+ * hashed and positive, or negative on a file system that caches misses
+ * (FS_NEG_DENTRIES), on the LRU of unused dentries; otherwise it is
+ * freed. The LRU is pruned oldest first: by reclaim (negative dentries,
+ * which hold no inode), past a limit that grows with RAM, by
+ * drop_caches 2 and at umount. dcache_lock protects the hash, the tree
+ * links, d_count and the LRU.
  */
 #ifndef _FS_DCACHE_H
 #define _FS_DCACHE_H
@@ -41,6 +45,7 @@ struct dentry {
 	struct list_head d_hash;	/* hash chain */
 	struct list_head d_child;	/* on the parent's d_subdirs */
 	struct list_head d_subdirs;	/* children, cursors included */
+	struct list_head d_lru;	/* unused and cached: on the dcache's LRU */
 	int d_mounted;	/* how many mounts sit on this dentry */
 	struct super_block *d_sb;
 	void *d_fsdata;
@@ -76,8 +81,18 @@ void d_move(struct dentry *dentry, struct dentry *target);
 struct dentry *dget(struct dentry *dentry);
 struct dentry *dget_parent(struct dentry *dentry);
 void dput(struct dentry *dentry);
-/* Free the cached unused dentries below root (umount). */
+/* Free the cached unused dentries below root (umount, rmdir). */
 void shrink_dcache_parent(struct dentry *root);
+/* Free up to nr unused dentries, oldest first (drop_caches 2): how many
+ * went. May call iput. */
+unsigned long prune_dcache(unsigned long nr);
+/* Reclaim's share: free up to nr unused negative dentries, which hold no
+ * inode (nothing reaches a file system); how many went. */
+unsigned long prune_dcache_negative(unsigned long nr);
+struct seq_file;
+/* /proc/sys/fs/dentry-state, as Linux: nr_dentry nr_unused age_limit
+ * want_pages nr_negative dummy. */
+int dentry_state_show(struct seq_file *m, void *v);
 /* Drop the pin of every positive dentry below root (ramfs umount). */
 void d_genocide(struct dentry *root);
 /* Is p an ancestor of (or equal to) d? dcache_lock is taken here. */

@@ -390,6 +390,7 @@ struct inode {
 	struct address_space *i_mapping;	/* &i_data, for all we have */
 	struct address_space i_data;
 	struct list_head i_sb_list;	/* on sb->s_inodes */
+	struct list_head i_hash;	/* iget_locked's hash chain */
 	unsigned long dirtied_when;	/* jiffies when it first became dirty */
 	struct pipe_inode_info *i_pipe;	/* FIFOs and pipes */
 	char *i_link;	/* symlink target in memory (ramfs): kmalloc'ed,
@@ -550,6 +551,11 @@ static inline bool sb_rdonly(const struct super_block *sb)
  * existing) super_block, referenced, or an ERR_PTR. kill_sb undoes it
  * when the last mount goes.
  */
+/* file_system_type->fs_flags */
+#define FS_NEG_DENTRIES 0x1	/* lookup misses stay cached (pagelab: Linux
+				 * keeps them everywhere; a file system such
+				 * as proc refuses with ->d_delete) */
+
 struct file_system_type {
 	const char *name;
 	int fs_flags;
@@ -577,6 +583,13 @@ void generic_shutdown_super(struct super_block *sb);
 void deactivate_super(struct super_block *sb);
 /* Call fn for each live super block (sync(2), /proc/mounts). */
 void iterate_supers(void (*fn)(struct super_block *, void *), void *arg);
+/* The dcache pruned inode's last dentry: drop this reference, and if it
+ * was the last, evict the inode now unless it has pages (Linux puts it on
+ * the inode LRU for the inode shrinker instead). */
+void iput_prune(struct inode *inode);
+/* drop_caches 2: evict every unused, clean inode without pages; how many
+ * went (fs/inode.c). */
+unsigned long prune_icache(void);
 dev_t get_anon_bdev(void);
 
 /* ---- fs/inode.c ------------------------------------------------------- */
