@@ -16,6 +16,7 @@
 #include <kernel/power.h>
 #include <kernel/printk.h>
 #include <kernel/syscalls.h>
+#include <kernel/tty.h>
 #include <kernel/task_fs.h>
 #include <kernel/uaccess.h>
 #include <mm/mmap.h>
@@ -118,6 +119,7 @@ __noreturn void do_exit(long code)
 	t->files = NULL;
 	t->fs = NULL;
 	reparent_children(t);
+	tty_session_leader_exit(t);
 	t->exit_code = code;
 	if (parent_ignores_children(t->parent)) {
 		t->exit_state = EXIT_DEAD;

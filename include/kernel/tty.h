@@ -90,5 +90,9 @@ void tty_init(void);
 /* Feed one received byte to the line discipline (the IRQ handler does;
  * tests may too). Interrupt context is fine. */
 void tty_receive_char(unsigned char c);
+struct task_struct;
+/* do_exit: a session leader's terminal becomes nobody's (Linux's
+ * disassociate_ctty, without its SIGHUP). */
+void tty_session_leader_exit(struct task_struct *t);
 
 #endif
