@@ -140,7 +140,7 @@ $(B)/host/mkcpio: scripts/host/mkcpio.c
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) -O2 -Wall -o $@ $<
 
-$(B)/initramfs.cpio: $(B)/host/mkcpio $(USERLAND) scripts/mkinitramfs $(wildcard $(BUSYBOX)) $(wildcard userland/tests/*.sh userland/tests/*.expected)
+$(B)/initramfs.cpio: $(B)/host/mkcpio $(USERLAND) scripts/mkinitramfs userland/etc/passwd userland/etc/group $(wildcard $(BUSYBOX)) $(wildcard userland/tests/*.sh userland/tests/*.expected)
 	@echo "  CPIO    $@"
 	$(Q)scripts/mkinitramfs $@
 

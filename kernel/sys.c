@@ -422,7 +422,7 @@ SYSCALL_DEFINE1(sysinfo, struct sysinfo __user *, info)
 }
 
 /* Resident pages of mm: present PTEs in its VMAs. */
-static unsigned long get_mm_rss(struct mm_struct *mm)
+unsigned long get_mm_rss(struct mm_struct *mm)
 {
 	struct vm_area_struct *vma;
 	unsigned long n = 0;

@@ -7,6 +7,7 @@
 #ifndef _KERNEL_TTY_H
 #define _KERNEL_TTY_H
 
+#include <kernel/cred.h>
 #include <kernel/types.h>
 
 typedef unsigned char cc_t;
@@ -94,5 +95,8 @@ struct task_struct;
 /* do_exit: a session leader's terminal becomes nobody's (Linux's
  * disassociate_ctty, without its SIGHUP). */
 void tty_session_leader_exit(struct task_struct *t);
+/* Is the console session sid's controlling terminal? Then its device
+ * number (ttyS0) and foreground process group. */
+bool tty_of_session(pid_t sid, unsigned int *dev, pid_t *pgrp);	/* dev_t */
 
 #endif

@@ -418,6 +418,19 @@ static long tty_job_ioctl(struct tty_struct *tty, unsigned int cmd,
 	return -ENOTTY;
 }
 
+/* For /proc/PID/stat: the terminal of session sid and its foreground
+ * group, if the console is that session's controlling terminal. */
+bool tty_of_session(pid_t sid, unsigned int *dev, pid_t *pgrp)
+{
+	struct tty_struct *tty = &console_tty;
+
+	if (!sid || tty->session != sid)
+		return false;
+	*dev = MKDEV(TTY_MAJOR, 64);	/* ttyS0 */
+	*pgrp = tty->pgrp;
+	return true;
+}
+
 /* A session leader leaves its terminal (exit, TIOCNOTTY): the terminal
  * is nobody's again, and ^C goes back to every process (isig). */
 void tty_session_leader_exit(struct task_struct *t)
