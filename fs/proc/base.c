@@ -107,6 +107,8 @@ static char task_state_char(const struct task_struct *t)
 		return 'X';
 	if (t->state == TASK_RUNNING)
 		return 'R';
+	if (t->state == TASK_STOPPED)
+		return 'T';
 	return t->state == TASK_UNINTERRUPTIBLE ? 'D' : 'S';
 }
 
@@ -116,6 +118,7 @@ static const char *task_state_name(char c)
 	case 'R': return "R (running)";
 	case 'S': return "S (sleeping)";
 	case 'D': return "D (disk sleep)";
+	case 'T': return "T (stopped)";
 	case 'Z': return "Z (zombie)";
 	}
 	return "X (dead)";

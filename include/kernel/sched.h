@@ -61,6 +61,10 @@ struct task_struct {
 	struct list_head run_list;	/* on the run queue when runnable */
 	wait_queue_head_t wait_chldexit;	/* wait4 sleeps here */
 	int exit_code;	/* wait status word, once a zombie */
+	/* Job control: the signal that stopped me, while wait4(WUNTRACED)
+	 * has not reported it; a SIGCONT that wait4(WCONTINUED) has not. */
+	int stop_report;
+	bool cont_report;
 	struct task_struct *vfork_parent;	/* set while a vfork child runs */
 
 	struct signal_state signal;

@@ -38,6 +38,7 @@ struct winsize {
 #define VEOF 4
 #define VTIME 5
 #define VMIN 6
+#define VSUSP 10
 #define VEOL 11
 #define VWERASE 14
 #define VEOL2 16

@@ -10,7 +10,8 @@
  *                 word erase, ^D end of file, CR -> NL, echo) and a
  *                 reader gets whole lines; with ICANON off every byte is
  *                 readable at once (VMIN 0 or 1; VTIME is ignored).
- *                 ^C and ^\ send SIGINT/SIGQUIT to the foreground group.
+ *                 ^C, ^\ and ^Z send SIGINT, SIGQUIT and SIGTSTP to the
+ *                 foreground group.
  *   the file      read/write/ioctl (termios, window size, process
  *                 group) and poll on /dev/console, /dev/tty and
  *                 /dev/ttyS0.
@@ -20,8 +21,9 @@
  *                 members may read or set the foreground group
  *                 (TIOCGPGRP, TIOCSPGRP, TIOCGSID: others get ENOTTY, as
  *                 from Linux), and the leader's exit frees the terminal.
- *                 Job control stops (SIGTSTP, SIGTTIN, SIGTTOU) are not
- *                 implemented: the kernel ignores them.
+ *                 A background group that reads or writes the terminal is
+ *                 not stopped (no SIGTTIN, SIGTTOU): it just reads or
+ *                 writes.
  *
  * Locking: tty->lock, taken with interrupts off, protects the input ring
  * and termios; the interrupt handler and readers share it. Readers sleep
@@ -176,11 +178,14 @@ static void end_line(struct tty_struct *tty)
 
 static bool receive_special(struct tty_struct *tty, unsigned char c)
 {
-	if (L_FLAG(tty, ISIG) && (c == CC(tty, VINTR) || c == CC(tty, VQUIT))) {
+	if (L_FLAG(tty, ISIG) && c &&	/* 0 is _POSIX_VDISABLE */
+	    (c == CC(tty, VINTR) || c == CC(tty, VQUIT) ||
+	     c == CC(tty, VSUSP))) {
 		if (!L_FLAG(tty, NOFLSH))
 			flush_input(tty);
 		echo_char(tty, c);
-		isig(tty, c == CC(tty, VINTR) ? SIGINT : SIGQUIT);
+		isig(tty, c == CC(tty, VINTR) ? SIGINT :
+			  c == CC(tty, VQUIT) ? SIGQUIT : SIGTSTP);
 		return true;
 	}
 	if (!L_FLAG(tty, ICANON))
