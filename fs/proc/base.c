@@ -23,7 +23,10 @@
  * again and a dead pid's directory cannot linger in the dcache: Linux
  * gets the same from pid_revalidate.
  * Tasks are walked without sleeping (the kernel is not preemptible):
- * each show function copies what it needs into the seq_file in one go.
+ * each show function copies what it needs into the seq_file in one go,
+ * and one that must sleep first (maps: kmalloc) looks the task up again.
+ * The dentries being unhashed, getcwd in /proc/PID says ENOENT, as for
+ * an unlinked directory (Linux's are hashed and revalidated).
  */
 #include <fs/dcache.h>
 #include <fs/file.h>
@@ -298,6 +301,7 @@ static void show_map_vma(struct seq_file *m, struct vm_area_struct *vma,
 static int pid_maps_show(struct seq_file *m, struct task_struct *t)
 {
 	struct vm_area_struct *vma;
+	pid_t pid = t->pid;
 	struct path root;
 	char *buf;
 
@@ -306,14 +310,15 @@ static int pid_maps_show(struct seq_file *m, struct task_struct *t)
 	buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
+	/* kmalloc may have slept, and the task exited and been freed. */
+	t = find_task_by_pid(pid);
 	get_fs_root(current->fs, &root);	/* paths as the reader sees them */
-	/* The task may have exited while kmalloc slept. */
-	if (t->mm)
+	if (t && t->mm)
 		list_for_each_entry(vma, &t->mm->mmap, vm_list)
 			show_map_vma(m, vma, &root, buf);
 	path_put(&root);
 	kfree(buf);
-	return 0;
+	return t ? 0 : -ESRCH;
 }
 
 /* ---- open and read: a snapshot, as the registered files ---------------------- */
