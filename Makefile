@@ -59,10 +59,9 @@ KOBJS := $(KSRC_C:%.c=$(B)/%.o) $(KSRC_S:%.S=$(B)/%.o)
 
 UCFLAGS := -static -O2 -g -ffile-prefix-map=$(CURDIR)=. -Wall -Wextra -Werror -std=gnu11 -Iuserland/include -idirafter include
 UBIN := $(patsubst userland/bin/%.c,$(B)/userland/bin/%,$(wildcard userland/bin/*.c))
-USH := $(if $(wildcard userland/sh/*.c),$(B)/userland/bin/sh)
 UTESTS := $(patsubst userland/tests/%.c,$(B)/userland/tests/%,$(wildcard userland/tests/*.c))
 UBENCH := $(patsubst userland/bench/%.c,$(B)/userland/bench/%,$(wildcard userland/bench/*.c))
-USERLAND := $(UBIN) $(USH) $(UTESTS) $(UBENCH)
+USERLAND := $(UBIN) $(UTESTS) $(UBENCH)
 
 .PHONY: all kernel userland run run-iso iso test grade lab gdb bench stress dist docs deps clean check-deps
 all: kernel userland $(B)/initramfs.cpio
@@ -122,11 +121,6 @@ $(B)/kernel.sym: $(B)/kernel.elf
 # Userland: static musl binaries, identical on pagelab and the host Linux.
 userland: $(USERLAND)
 
-$(B)/userland/bin/sh: $(wildcard userland/sh/*.c userland/sh/*.h userland/include/*.h)
-	@mkdir -p $(dir $@)
-	@echo "  MUSLCC  $@"
-	$(Q)$(MUSLCC) $(UCFLAGS) -o $@ $(filter %.c,$^)
-
 $(B)/userland/bin/%: userland/bin/%.c $(wildcard userland/include/*.h include/pagelab/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  MUSLCC  $@"
@@ -137,12 +131,16 @@ $(B)/userland/tests/%: userland/tests/%.c $(wildcard userland/include/*.h)
 	@echo "  MUSLCC  $@"
 	$(Q)$(MUSLCC) $(UCFLAGS) -o $@ $<
 
-# The initramfs: userland programs in /bin, test programs in /tests.
+# The initramfs: busybox (the shell and the utilities: Debian's
+# busybox-static, which make deps installs) and pagelab's programs in /bin,
+# test programs in /tests (scripts/mkinitramfs).
+BUSYBOX ?= /bin/busybox
+export BUSYBOX
 $(B)/host/mkcpio: scripts/host/mkcpio.c
 	@mkdir -p $(dir $@)
 	$(Q)$(HOSTCC) -O2 -Wall -o $@ $<
 
-$(B)/initramfs.cpio: $(B)/host/mkcpio $(USERLAND) scripts/mkinitramfs $(wildcard userland/tests/*.sh userland/tests/*.expected)
+$(B)/initramfs.cpio: $(B)/host/mkcpio $(USERLAND) scripts/mkinitramfs userland/etc/passwd userland/etc/group $(wildcard $(BUSYBOX)) $(wildcard userland/tests/*.sh userland/tests/*.expected)
 	@echo "  CPIO    $@"
 	$(Q)scripts/mkinitramfs $@
 

@@ -247,6 +247,13 @@ static int setup_stack(struct linux_binprm *bprm)
 	if ((err = push(bprm, vma, &sp, bprm->buf, bprm->len)))
 		return err;
 	strings = sp;
+	/* Where the strings are, for /proc/PID/cmdline (and environ). */
+	bprm->mm->arg_start = strings;
+	for (int i = 0; i < bprm->argc; i++)
+		cursor += strlen(cursor) + 1;
+	bprm->mm->arg_end = bprm->mm->env_start = strings + (cursor - bprm->buf);
+	bprm->mm->env_end = strings + bprm->len;
+	cursor = bprm->buf;
 	vec = kmalloc(vbytes, GFP_KERNEL);
 	if (!vec)
 		return -ENOMEM;

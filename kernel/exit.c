@@ -16,12 +16,14 @@
 #include <kernel/power.h>
 #include <kernel/printk.h>
 #include <kernel/syscalls.h>
+#include <kernel/tty.h>
 #include <kernel/task_fs.h>
 #include <kernel/uaccess.h>
 #include <mm/mmap.h>
 
 #define WNOHANG 1
 #define WUNTRACED 2
+#define WCONTINUED 8
 #define __WALL 0x40000000
 #define __WCLONE 0x80000000
 
@@ -118,6 +120,7 @@ __noreturn void do_exit(long code)
 	t->files = NULL;
 	t->fs = NULL;
 	reparent_children(t);
+	tty_session_leader_exit(t);
 	t->exit_code = code;
 	if (parent_ignores_children(t->parent)) {
 		t->exit_state = EXIT_DEAD;
@@ -179,8 +182,23 @@ static long reap(struct task_struct *c, int __user *status,
 	return pid;
 }
 
+/* A stopped or continued child, reported once, not reaped (Linux's
+ * wait_task_stopped and wait_task_continued): 0x7f | sig << 8, 0xffff. */
+static long report_job_change(struct task_struct *c, int st,
+			      int __user *status, struct rusage __user *ru)
+{
+	struct rusage r;
+
+	if (status && put_user(st, status))
+		return -EFAULT;
+	getrusage(c, RUSAGE_BOTH, &r);
+	if (ru && copy_to_user(ru, &r, sizeof(r)))
+		return -EFAULT;
+	return c->pid;
+}
+
 /* One pass over the children: a pid, 0 (some match, none dead), -ECHILD. */
-static long wait_scan(pid_t pid, int __user *status,
+static long wait_scan(pid_t pid, int options, int __user *status,
 		      struct rusage __user *ru)
 {
 	struct task_struct *c;
@@ -192,6 +210,18 @@ static long wait_scan(pid_t pid, int __user *status,
 		any = true;
 		if (c->exit_state == EXIT_ZOMBIE)
 			return reap(c, status, ru);
+		if ((options & WUNTRACED) && c->stop_report &&
+		    c->state == TASK_STOPPED) {
+			int sig = c->stop_report;
+
+			c->stop_report = 0;
+			return report_job_change(c, (sig << 8) | 0x7f, status,
+						 ru);
+		}
+		if ((options & WCONTINUED) && c->cont_report) {
+			c->cont_report = false;
+			return report_job_change(c, 0xffff, status, ru);
+		}
 	}
 	return any ? 0 : -ECHILD;
 }
@@ -201,10 +231,11 @@ SYSCALL_DEFINE4(wait4, pid_t, pid, int __user *, status, int, options,
 {
 	long ret;
 
-	if (options & ~(WNOHANG | WUNTRACED | __WALL | __WCLONE))
+	if (options & ~(WNOHANG | WUNTRACED | WCONTINUED | __WALL | __WCLONE))
 		return -EINVAL;
 	if (wait_event_interruptible(current->wait_chldexit,
-				     (ret = wait_scan(pid, status, ru)) != 0 ||
+				     (ret = wait_scan(pid, options, status,
+						      ru)) != 0 ||
 					     (options & WNOHANG)))
 		return -ERESTARTSYS;
 	return ret;

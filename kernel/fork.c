@@ -15,6 +15,7 @@
 #include <kernel/printk.h>
 #include <kernel/string.h>
 #include <kernel/syscalls.h>
+#include <kernel/time.h>
 #include <kernel/vmstat.h>
 #include <asm/desc.h>
 #include <asm/processor.h>
@@ -38,6 +39,11 @@ void ret_from_fork(void);
 #define CLONE_PARENT_SETTID 0x00100000
 #define CLONE_THREAD 0x00010000
 #define CSIGNAL 0xff
+
+pid_t last_pid_allocated(void)
+{
+	return last_pid;
+}
 
 struct task_struct *find_task_by_pid(pid_t pid)
 {
@@ -107,6 +113,7 @@ static void init_child(struct task_struct *p, struct task_struct *parent)
 {
 	p->state = TASK_RUNNING;
 	p->pid = alloc_pid();
+	p->start_time = jiffies;
 	p->pgid = parent->pgid;
 	p->sid = parent->sid;
 	memcpy(p->comm, parent->comm, sizeof(p->comm));

@@ -4,8 +4,10 @@
  * Sending marks the signal pending (one instance each; its siginfo kept)
  * and wakes the target if it sleeps interruptibly. Delivery happens on the
  * way back to user mode (exit_to_user_mode): the lowest pending unblocked
- * signal is taken; its action is the default (terminate or ignore) or a
- * handler, for which we build Linux's x86-64 rt_sigframe on the user stack:
+ * signal is taken; its action is the default (terminate, ignore, or for
+ * SIGSTOP, SIGTSTP, SIGTTIN and SIGTTOU stop until SIGCONT: job control)
+ * or a handler, for which we build Linux's x86-64 rt_sigframe on the user
+ * stack:
  *
  *	 higher addresses
  *	  [ 128-byte red zone of the interrupted code, untouched ]
@@ -83,12 +85,62 @@ static bool sig_ignored(struct task_struct *t, int sig)
 	return h == SIG_IGN || (h == SIG_DFL && sig_default_ignored(sig));
 }
 
+#define STOP_SIGNALS \
+	(sigmask(SIGSTOP) | sigmask(SIGTSTP) | sigmask(SIGTTIN) | \
+	 sigmask(SIGTTOU))
+
+/* The parent hears of a stop or a continue (SIGCHLD, unless it asked not
+ * to with SA_NOCLDSTOP) and its wait4 looks again. */
+static void notify_parent_cldstop(struct task_struct *t, int why, int sig)
+{
+	struct task_struct *parent = t->parent;
+	siginfo_t info = { .si_signo = SIGCHLD, .si_code = why };
+
+	if (!parent)
+		return;
+	info.chld.pid = t->pid;
+	info.chld.uid = t->cred.uid;
+	info.chld.status = sig;
+	if (!(parent->signal.action[SIGCHLD - 1].flags & SA_NOCLDSTOP))
+		send_sig_info(SIGCHLD, &info, parent);
+	wake_up(&parent->wait_chldexit);
+}
+
+/*
+ * What sending sig does before it is queued, whatever t's action for it
+ * (Linux's prepare_signal): a stop signal cancels a pending SIGCONT;
+ * SIGCONT cancels pending stops and resumes a stopped t, even when it
+ * ignores SIGCONT; SIGKILL gets a stopped t running so that it can die.
+ */
+static void prepare_signal(int sig, struct task_struct *t)
+{
+	if (sigmask(sig) & STOP_SIGNALS) {
+		t->signal.pending &= ~sigmask(SIGCONT);
+		return;
+	}
+	if (sig != SIGCONT && sig != SIGKILL)
+		return;
+	if (sig == SIGCONT)
+		t->signal.pending &= ~STOP_SIGNALS;
+	if (t->state != TASK_STOPPED)
+		return;
+	t->stop_report = 0;
+	if (sig == SIGCONT) {
+		t->cont_report = true;
+		notify_parent_cldstop(t, CLD_CONTINUED, SIGCONT);
+	}
+	t->state = TASK_INTERRUPTIBLE;	/* what wake_up_process wakes */
+	wake_up_process(t);
+}
+
 int send_sig_info(int sig, const siginfo_t *info, struct task_struct *t)
 {
 	siginfo_t *slot;
 
 	if (sig < 1 || sig > _NSIG)
 		return -EINVAL;
+	if (!t->exit_state)
+		prepare_signal(sig, t);
 	if (t->exit_state || sig_ignored(t, sig))
 		return 0;
 	if ((t->flags & PF_KTHREAD) && !t->mm)
@@ -241,6 +293,25 @@ static bool sig_kernel_coredump(int sig)
 	       sig == SIGXFSZ;
 }
 
+/*
+ * Stop until SIGCONT or SIGKILL (prepare_signal wakes us): the parent is
+ * told, and wait4(WUNTRACED) reports (sig << 8) | 0x7f once. A stop that
+ * arrives while SIGCONT is pending is no stop. One thread per process,
+ * so there is no group stop to coordinate (Linux's do_signal_stop).
+ */
+static void do_signal_stop(int sig)
+{
+	struct task_struct *t = current;
+
+	if (t->signal.pending & sigmask(SIGCONT))
+		return;
+	t->stop_report = sig;
+	t->cont_report = false;
+	t->state = TASK_STOPPED;
+	notify_parent_cldstop(t, CLD_STOPPED, sig);
+	schedule();	/* off the run queue until prepare_signal */
+}
+
 static void deliver(int sig, siginfo_t *info, struct pt_regs *regs)
 {
 	struct task_struct *t = current;
@@ -254,11 +325,16 @@ static void deliver(int sig, siginfo_t *info, struct pt_regs *regs)
 		return;
 	}
 	if (ka->handler == SIG_DFL) {
-		if (sig_default_ignored(sig) || sig == SIGSTOP ||
-		    sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
+		if (sig_default_ignored(sig)) {
 			handle_restart(regs, NULL);
 			restore_saved_sigmask();
-			return;	/* job control stops are not implemented */
+			return;
+		}
+		if (sigmask(sig) & STOP_SIGNALS) {
+			handle_restart(regs, NULL);
+			restore_saved_sigmask();
+			do_signal_stop(sig);
+			return;
 		}
 		if (sig_kernel_coredump(sig) && sig != SIGQUIT)
 			pr_info("%s[%d]: killed by signal %d at ip %lx\n",

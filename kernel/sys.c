@@ -83,15 +83,33 @@ SYSCALL_DEFINE2(getgroups, int, size, gid_t __user *, list)
 	return 0;	/* no supplementary groups */
 }
 
+/*
+ * Linux's rules: pid is me or my child (ESRCH), in my session and not a
+ * session leader (EPERM); the group joined is its own (pgid 0 or its pid)
+ * or one that already exists in my session (EPERM).
+ */
 SYSCALL_DEFINE2(setpgid, pid_t, pid, pid_t, pgid)
 {
-	struct task_struct *t = pid ? find_task_by_pid(pid) : current;
+	struct task_struct *t = pid ? find_task_by_pid(pid) : current, *g;
+	bool found = false;
 
 	if (pgid < 0)
 		return -EINVAL;
 	if (!t || (t != current && t->parent != current))
 		return -ESRCH;
-	t->pgid = pgid ? pgid : t->pid;
+	if (t->sid != current->sid || t->sid == t->pid)
+		return -EPERM;
+	if (!pgid)
+		pgid = t->pid;
+	if (pgid != t->pid) {
+		list_for_each_entry(g, &task_list, tasks)
+			if (!g->exit_state && g->pgid == pgid &&
+			    g->sid == current->sid)
+				found = true;
+		if (!found)
+			return -EPERM;
+	}
+	t->pgid = pgid;
 	return 0;
 }
 
@@ -404,7 +422,7 @@ SYSCALL_DEFINE1(sysinfo, struct sysinfo __user *, info)
 }
 
 /* Resident pages of mm: present PTEs in its VMAs. */
-static unsigned long get_mm_rss(struct mm_struct *mm)
+unsigned long get_mm_rss(struct mm_struct *mm)
 {
 	struct vm_area_struct *vma;
 	unsigned long n = 0;

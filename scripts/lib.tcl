@@ -19,7 +19,9 @@
 #   scripts/verdict.tcl  the verdict on the boot as a whole and its log,
 #                        build/test-logs/BOOT.log
 #
-# Console text is kept with \r\n folded to \n.  Regexes are Tcl AREs matched
+# Console text is kept with \r\n folded to \n, and without the cursor
+# position query (ESC [ 6 n) that busybox's line editor prints after each
+# prompt of the interactive shell (nobody answers it here).  Regexes are Tcl AREs matched
 # in newline-sensitive mode (regexp -line): `.` does not cross lines and
 # ^ and $ match at line boundaries.
 
@@ -49,7 +51,8 @@ namespace eval pl {
 # Per-boot state, reset by pl_state_reset:
 #   S(id) S(pid)       the spawned process
 #   S(console)         everything it printed so far
-#   S(cr)              the \r run that ended the last chunk, held back
+#   S(cr)              the \r run (or the start of an escape) that ended
+#                      the last chunk, held back
 #   S(scanpos)         start of the first line pl_scan_line has not seen
 #   S(steppos)         where the next `wait` step starts looking
 #   S(t0)              ms clock at spawn; S(deadline) when the boot times out
@@ -195,13 +198,14 @@ proc pl_read {deadline} {
 	return $r
 }
 
-# Append CHUNK to the console (folding \r\n and \r\r\n to \n, even across
-# chunks) and
-# scan the lines it completes.
+# Append CHUNK to the console (folding \r\n and \r\r\n to \n and dropping
+# ESC [ 6 n, even across chunks: a chunk's trailing \r run or start of an
+# escape is held back for the next) and scan the lines it completes.
 proc pl_take {chunk} {
 	global S
 	set chunk $S(cr)$chunk
-	regexp {^(.*?)(\r*)$} $chunk -> chunk S(cr)
+	regexp {^(.*?)(\r*|\x1b\[?6?)$} $chunk -> chunk S(cr)
+	regsub -all {\x1b\[6n} $chunk {} chunk
 	regsub -all {\r+\n} $chunk \n chunk
 	append S(console) $chunk
 	if {!$S(watch)} {

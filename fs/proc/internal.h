@@ -2,6 +2,7 @@
 #ifndef _FS_PROC_INTERNAL_H
 #define _FS_PROC_INTERNAL_H
 
+#include <fs/fs.h>
 #include <fs/proc_fs.h>
 #include <kernel/list.h>
 
@@ -24,6 +25,20 @@ extern struct proc_dir_entry proc_root;
 struct proc_dir_entry *proc_find(struct proc_dir_entry *dir,
 				 const char *name, size_t len);
 int proc_seq_fill(struct seq_file *m, const struct proc_dir_entry *de);
+/* The registered files' read, lseek and release on an opened snapshot
+ * (file->private_data is the seq_file); fs/proc/base.c's files too. */
+struct iov_iter;
+ssize_t proc_seq_read(struct file *file, struct iov_iter *to, loff_t *pos);
+loff_t proc_seq_lseek(struct file *file, loff_t offset, int whence);
+int proc_seq_release(struct inode *inode, struct file *file);
+
+/* fs/proc/base.c: /proc/PID and /proc/self in the root directory. Their
+ * readdir positions come after every registered entry's. */
+#define PROC_SELF_POS 0x10000
+#define PROC_PID_POS (PROC_SELF_POS + 1)
+struct dentry *proc_pid_lookup(struct inode *dir, struct dentry *dentry);
+void proc_pid_readdir(struct dir_context *ctx);
+
 /* Entries are never removed; the lock orders readers and registration. */
 void proc_lock_tree(void);
 void proc_unlock_tree(void);

@@ -2,7 +2,9 @@
  * fs/proc/root.c: the "proc" file system: registered entries seen as
  * files and directories. Inodes are made on lookup from an entry
  * (i_private points back at it); a file's open runs the entry's show()
- * into a seq_file snapshot that read(2) and lseek(2) then walk.
+ * into a seq_file snapshot that read(2) and lseek(2) then walk. In the
+ * root directory, names no entry has are the processes' (fs/proc/base.c:
+ * /proc/PID, /proc/self), listed after the entries.
  */
 #include <kernel/param.h>
 #include <fs/dcache.h>
@@ -48,6 +50,12 @@ static struct dentry *proc_lookup(struct inode *dir, struct dentry *dentry,
 	de = proc_find(dir->i_private, dentry->d_name.name,
 		       dentry->d_name.len);
 	proc_unlock_tree();
+	if (!de && dir->i_private == &proc_root) {
+		struct dentry *res = proc_pid_lookup(dir, dentry);
+
+		if (res || dentry->d_inode)
+			return res;
+	}
 	if (de) {
 		inode = proc_get_inode(dir->i_sb, de);
 		if (!inode)
@@ -81,11 +89,15 @@ static int proc_readdir(struct file *file, struct dir_context *ctx)
 		if (i++ < ctx->pos)
 			continue;
 		if (!ctx->actor(ctx, de->name, strlen(de->name), ctx->pos + 1,
-				de->low_ino, (de->mode >> 12) & 15))
-			break;
+				de->low_ino, (de->mode >> 12) & 15)) {
+			proc_unlock_tree();
+			return 0;
+		}
 		ctx->pos++;
 	}
 	proc_unlock_tree();
+	if (dir == &proc_root)
+		proc_pid_readdir(ctx);
 	return 0;
 }
 
@@ -114,7 +126,7 @@ static int proc_single_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static ssize_t proc_single_read(struct file *file, struct iov_iter *to,
+ssize_t proc_seq_read(struct file *file, struct iov_iter *to,
 				loff_t *pos)
 {
 	struct seq_file *m = file->private_data;
@@ -147,7 +159,7 @@ static ssize_t proc_single_write(struct file *file, struct iov_iter *from,
 	return err ? err : (ssize_t)len;
 }
 
-static loff_t proc_single_lseek(struct file *file, loff_t offset, int whence)
+loff_t proc_seq_lseek(struct file *file, loff_t offset, int whence)
 {
 	struct seq_file *m = file->private_data;
 
@@ -162,7 +174,7 @@ static loff_t proc_single_lseek(struct file *file, loff_t offset, int whence)
 	return file->f_pos = offset;
 }
 
-static int proc_single_release(struct inode *inode, struct file *file)
+int proc_seq_release(struct inode *inode, struct file *file)
 {
 	struct seq_file *m = file->private_data;
 
@@ -173,10 +185,10 @@ static int proc_single_release(struct inode *inode, struct file *file)
 
 static const struct file_operations proc_single_file_operations = {
 	.open = proc_single_open,
-	.read_iter = proc_single_read,
+	.read_iter = proc_seq_read,
 	.write_iter = proc_single_write,
-	.llseek = proc_single_lseek,
-	.release = proc_single_release,
+	.llseek = proc_seq_lseek,
+	.release = proc_seq_release,
 };
 
 static const struct super_operations proc_sops = {
@@ -212,6 +224,9 @@ static struct file_system_type proc_fs_type = {
 int meminfo_proc_show(struct seq_file *m, void *v);
 int vmstat_proc_show(struct seq_file *m, void *v);
 int drop_caches_show(struct seq_file *m, void *v);
+int stat_proc_show(struct seq_file *m, void *v);
+int uptime_proc_show(struct seq_file *m, void *v);
+int loadavg_proc_show(struct seq_file *m, void *v);
 int drop_caches_write(const char *buf, size_t len, void *data);
 
 /* /proc/cmdline: the kernel command line, as Linux shows it (init reads
@@ -229,6 +244,9 @@ void proc_init(void)
 	proc_create_single("meminfo", meminfo_proc_show);
 	proc_create_single("mounts", proc_mounts_show);
 	proc_create_single("vmstat", vmstat_proc_show);
+	proc_create_single("stat", stat_proc_show);
+	proc_create_single("uptime", uptime_proc_show);
+	proc_create_single("loadavg", loadavg_proc_show);
 	proc_mkdir("sys");
 	proc_mkdir("sys/vm");
 	proc_create_rw("sys/vm/drop_caches", 0644, drop_caches_show,

@@ -52,5 +52,8 @@ struct task_struct;
 void getrusage(struct task_struct *t, int who, struct rusage *r);
 /* Note t's resident size now in its maxrss (getrusage, exit). */
 void sample_maxrss(struct task_struct *t);
+struct mm_struct;
+/* Resident pages of mm (present PTEs): getrusage, /proc/PID/stat. */
+unsigned long get_mm_rss(struct mm_struct *mm);
 
 #endif

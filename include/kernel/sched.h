@@ -61,6 +61,10 @@ struct task_struct {
 	struct list_head run_list;	/* on the run queue when runnable */
 	wait_queue_head_t wait_chldexit;	/* wait4 sleeps here */
 	int exit_code;	/* wait status word, once a zombie */
+	/* Job control: the signal that stopped me, while wait4(WUNTRACED)
+	 * has not reported it; a SIGCONT that wait4(WCONTINUED) has not. */
+	int stop_report;
+	bool cont_report;
 	struct task_struct *vfork_parent;	/* set while a vfork child runs */
 
 	struct signal_state signal;
@@ -69,6 +73,7 @@ struct task_struct {
 	unsigned long clear_child_tid;
 	unsigned long robust_list;	/* set_robust_list: kept, not walked */
 	u64 utime_ticks, stime_ticks;
+	u64 start_time;	/* jiffies at fork (/proc/PID/stat's starttime) */
 	unsigned long nvcsw;	/* times switched out (schedule() calls) */
 	/* Reaped children's CPU time and switches (with their own reaped
 	 * children's): times(), RUSAGE_CHILDREN. */
@@ -107,6 +112,7 @@ void wake_up_process(struct task_struct *t);
 /* Called from the timer tick: account time, maybe ask to reschedule. */
 void scheduler_tick(void);
 struct task_struct *find_task_by_pid(pid_t pid);
+pid_t last_pid_allocated(void);	/* the newest pid (/proc/loadavg) */
 
 /* The life cycle, across kernel/fork.c, exit.c, exec.c, signal.c and
  * sched/core.c (not for drivers). */

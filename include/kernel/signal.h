@@ -71,6 +71,8 @@ typedef u64 sigset_t;	/* bit (sig - 1) */
 #define ILL_ILLOPN 2
 #define CLD_EXITED 1
 #define CLD_KILLED 2
+#define CLD_STOPPED 5
+#define CLD_CONTINUED 6
 #define CLD_DUMPED 3
 
 /* The kernel's copy of a user's struct sigaction (Linux's layout). */

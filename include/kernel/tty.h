@@ -7,6 +7,7 @@
 #ifndef _KERNEL_TTY_H
 #define _KERNEL_TTY_H
 
+#include <kernel/cred.h>
 #include <kernel/types.h>
 
 typedef unsigned char cc_t;
@@ -37,6 +38,7 @@ struct winsize {
 #define VEOF 4
 #define VTIME 5
 #define VMIN 6
+#define VSUSP 10
 #define VEOL 11
 #define VWERASE 14
 #define VEOL2 16
@@ -90,5 +92,12 @@ void tty_init(void);
 /* Feed one received byte to the line discipline (the IRQ handler does;
  * tests may too). Interrupt context is fine. */
 void tty_receive_char(unsigned char c);
+struct task_struct;
+/* do_exit: a session leader's terminal becomes nobody's (Linux's
+ * disassociate_ctty, without its SIGHUP). */
+void tty_session_leader_exit(struct task_struct *t);
+/* Is the console session sid's controlling terminal? Then its device
+ * number (ttyS0) and foreground process group. */
+bool tty_of_session(pid_t sid, unsigned int *dev, pid_t *pgrp);	/* dev_t */
 
 #endif

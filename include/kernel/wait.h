@@ -73,6 +73,7 @@ void schedule(void);
 #define TASK_RUNNING 0
 #define TASK_INTERRUPTIBLE 1
 #define TASK_UNINTERRUPTIBLE 2
+#define TASK_STOPPED 4	/* job control: until SIGCONT or SIGKILL */
 
 #define wait_event(wq, cond)                                              \
 	do {                                                              \

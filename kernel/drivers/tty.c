@@ -10,10 +10,20 @@
  *                 word erase, ^D end of file, CR -> NL, echo) and a
  *                 reader gets whole lines; with ICANON off every byte is
  *                 readable at once (VMIN 0 or 1; VTIME is ignored).
- *                 ^C and ^\ send SIGINT/SIGQUIT to the foreground group.
+ *                 ^C, ^\ and ^Z send SIGINT, SIGQUIT and SIGTSTP to the
+ *                 foreground group.
  *   the file      read/write/ioctl (termios, window size, process
  *                 group) and poll on /dev/console, /dev/tty and
  *                 /dev/ttyS0.
+ *   the session   the terminal is the controlling terminal of at most
+ *                 one session (TIOCSCTTY by a session leader: init does
+ *                 it for the interactive shell); only that session's
+ *                 members may read or set the foreground group
+ *                 (TIOCGPGRP, TIOCSPGRP, TIOCGSID: others get ENOTTY, as
+ *                 from Linux), and the leader's exit frees the terminal.
+ *                 A background group that reads or writes the terminal is
+ *                 not stopped (no SIGTTIN, SIGTTOU): it just reads or
+ *                 writes.
  *
  * Locking: tty->lock, taken with interrupts off, protects the input ring
  * and termios; the interrupt handler and readers share it. Readers sleep
@@ -47,12 +57,15 @@
 #define TCSBRK 0x5409
 #define TCXONC 0x540A
 #define TCFLSH 0x540B
+#define TIOCNOTTY 0x5422
+#define TIOCGSID 0x5429
 
 struct tty_struct {
 	spinlock_t lock;
 	struct termios termios;
 	struct winsize winsize;
 	pid_t pgrp;	/* foreground process group; 0 until someone sets it */
+	pid_t session;	/* whose controlling terminal it is; 0: nobody's */
 	unsigned char buf[N_TTY_BUF_SIZE];
 	/* Free-running indices: tail <= canon_head <= head. [tail,
 	 * canon_head) can be read in canonical mode; [canon_head, head) is
@@ -165,11 +178,14 @@ static void end_line(struct tty_struct *tty)
 
 static bool receive_special(struct tty_struct *tty, unsigned char c)
 {
-	if (L_FLAG(tty, ISIG) && (c == CC(tty, VINTR) || c == CC(tty, VQUIT))) {
+	if (L_FLAG(tty, ISIG) && c &&	/* 0 is _POSIX_VDISABLE */
+	    (c == CC(tty, VINTR) || c == CC(tty, VQUIT) ||
+	     c == CC(tty, VSUSP))) {
 		if (!L_FLAG(tty, NOFLSH))
 			flush_input(tty);
 		echo_char(tty, c);
-		isig(tty, c == CC(tty, VINTR) ? SIGINT : SIGQUIT);
+		isig(tty, c == CC(tty, VINTR) ? SIGINT :
+			  c == CC(tty, VQUIT) ? SIGQUIT : SIGTSTP);
 		return true;
 	}
 	if (!L_FLAG(tty, ICANON))
@@ -348,12 +364,95 @@ static long tty_set_termios(struct tty_struct *tty, unsigned int cmd,
 	return 0;
 }
 
+/* Is some live task of session sid in process group pgrp? */
+static bool pgrp_in_session(pid_t pgrp, pid_t sid)
+{
+	struct task_struct *t;
+
+	list_for_each_entry(t, &task_list, tasks)
+		if (!t->exit_state && t->pgid == pgrp && t->sid == sid)
+			return true;
+	return false;
+}
+
+/*
+ * The controlling-terminal ioctls, with Linux's rules (tiocsctty,
+ * tiocgpgrp, tiocspgrp in drivers/tty/tty_jobctrl.c): the terminal of
+ * another session, or of none, answers ENOTTY.
+ */
+static long tty_job_ioctl(struct tty_struct *tty, unsigned int cmd,
+			  unsigned long arg)
+{
+	struct task_struct *me = current;
+	pid_t __user *p = (pid_t __user *)arg;
+	pid_t pgrp;
+
+	if (cmd == TIOCSCTTY) {
+		if (tty->session == me->sid && me->sid)
+			return 0;
+		if (me->sid != me->pid)
+			return -EPERM;	/* only a session leader */
+		/* Another session's terminal: root may steal it (arg 1). */
+		if (tty->session && !(arg == 1 && me->cred.euid == 0))
+			return -EPERM;
+		tty->session = me->sid;
+		tty->pgrp = me->pgid;
+		return 0;
+	}
+	if (!tty->session || tty->session != me->sid)
+		return -ENOTTY;
+	switch (cmd) {
+	case TIOCGPGRP:
+		return put_user(tty->pgrp, p);
+	case TIOCGSID:
+		return put_user(tty->session, p);
+	case TIOCSPGRP:
+		if (get_user(pgrp, p))
+			return -EFAULT;
+		if (pgrp < 0)
+			return -EINVAL;
+		if (!pgrp_in_session(pgrp, me->sid))
+			return -EPERM;
+		tty->pgrp = pgrp;
+		return 0;
+	case TIOCNOTTY:
+		if (me->sid == me->pid)
+			tty_session_leader_exit(me);
+		return 0;
+	}
+	return -ENOTTY;
+}
+
+/* For /proc/PID/stat: the terminal of session sid and its foreground
+ * group, if the console is that session's controlling terminal. */
+bool tty_of_session(pid_t sid, unsigned int *dev, pid_t *pgrp)
+{
+	struct tty_struct *tty = &console_tty;
+
+	if (!sid || tty->session != sid)
+		return false;
+	*dev = MKDEV(TTY_MAJOR, 64);	/* ttyS0 */
+	*pgrp = tty->pgrp;
+	return true;
+}
+
+/* A session leader leaves its terminal (exit, TIOCNOTTY): the terminal
+ * is nobody's again, and ^C goes back to every process (isig). */
+void tty_session_leader_exit(struct task_struct *t)
+{
+	struct tty_struct *tty = &console_tty;
+
+	if (t->sid != t->pid || tty->session != t->sid)
+		return;
+	tty->session = 0;
+	tty->pgrp = 0;
+}
+
 static long tty_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct tty_struct *tty = file->private_data;
 	void __user *p = (void __user *)arg;
 	unsigned long flags;
-	pid_t pgrp;
 	int n;
 
 	switch (cmd) {
@@ -374,16 +473,11 @@ static long tty_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 			       ? -EFAULT
 			       : 0;
 	case TIOCGPGRP:
-		return put_user(tty->pgrp, (pid_t __user *)p);
 	case TIOCSPGRP:
-		if (get_user(pgrp, (pid_t __user *)p))
-			return -EFAULT;
-		if (pgrp < 0)
-			return -EINVAL;
-		tty->pgrp = pgrp;
-		return 0;
+	case TIOCGSID:
 	case TIOCSCTTY:
-		return 0;	/* one terminal: everyone's controlling tty */
+	case TIOCNOTTY:
+		return tty_job_ioctl(tty, cmd, arg);
 	case FIONREAD:
 		spin_lock_irqsave(&tty->lock, flags);
 		n = (L_FLAG(tty, ICANON) ? tty->canon_head : tty->head) -

@@ -14,7 +14,10 @@
  *      run "/bin/sh /etc/pagelab-run", wait for it, sync, power off
  *   4. otherwise start an interactive "/bin/sh -i" and start it again
  *      whenever it exits (at most once a second: a shell that dies at
- *      once, say on a console that only gives EOF, must not flood it)
+ *      once, say on a console that only gives EOF, must not flood it);
+ *      it leads a new session whose controlling terminal is the console
+ *      (setsid, TIOCSCTTY), so that its job control can set the
+ *      foreground group ^C goes to
  * All the while, every orphan the kernel re-parents to us is reaped:
  * waiting is always wait4(-1, ...), whichever child we are waiting for.
  * PID 1 must never exit (the kernel would panic), so where there is
@@ -24,8 +27,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -37,7 +42,7 @@
 #define RUN_SCRIPT "/etc/pagelab-run"
 #define SHELL "/bin/sh"
 
-static char *const shell_env[] = {"PATH=/bin", "HOME=/", NULL};
+static char *const shell_env[] = {"PATH=/bin", "HOME=/", "PS1=# ", NULL};
 
 /* Open /dev/console once and dup it onto whichever of 0-2 are closed:
  * one open file, so all three share one file position. */
@@ -120,11 +125,14 @@ static void mount_disk(void)
 }
 
 /*
- * Start argv[0] in a child. Returns its pid, or -1 if fork or execve
- * failed (already reported). A close-on-exec pipe carries the child's
- * execve errno back: it closes unread when the exec succeeds.
+ * Start argv[0] in a child, with the console as its controlling terminal
+ * if ctty (what busybox's init and getty do for a login shell; without
+ * it ash says "can't access tty; job control turned off"). Returns its
+ * pid, or -1 if fork or execve failed (already reported). A close-on-exec
+ * pipe carries the child's execve errno back: it closes unread when the
+ * exec succeeds.
  */
-static pid_t spawn(char *const argv[])
+static pid_t spawn(char *const argv[], bool ctty)
 {
 	int fds[2], err = 0;
 	pid_t pid;
@@ -137,6 +145,8 @@ static pid_t spawn(char *const argv[])
 	pid = fork();
 	if (pid == 0) {
 		close(fds[0]);
+		if (ctty && setsid() >= 0)
+			ioctl(0, TIOCSCTTY, 0);
 		execve(argv[0], argv, shell_env);
 		err = errno;
 		write(fds[1], &err, sizeof(err));
@@ -220,7 +230,7 @@ int main(void)
 	mount_devtmpfs();
 	mount_disk();
 	if (access(RUN_SCRIPT, F_OK) == 0) {
-		pid = spawn(run_argv);
+		pid = spawn(run_argv, false);
 		if (pid > 0)
 			report(RUN_SCRIPT, wait_for(pid));
 		power_off();
@@ -229,7 +239,7 @@ int main(void)
 		long started = now_ms();
 
 		printf("init: starting %s\n", SHELL);
-		pid = spawn(shell_argv);
+		pid = spawn(shell_argv, true);
 		if (pid < 0) {
 			fprintf(stderr, "init: nothing to run, powering off\n");
 			power_off();

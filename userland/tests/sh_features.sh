@@ -1,9 +1,16 @@
-# sh_features.sh - walk the pagelab shell through its features.
+# sh_features.sh - walk the shell (busybox's ash, /bin/sh in pagelab)
+# through its features, and with it the kernel under it: fork, exec and
+# its errors, wait statuses, signals, pipes, fds, dup2, globbing (getdents),
+# cwd.
 #
-# Run:  sh sh_features.sh > out 2>&1 ; compare out with sh_features.expected
-# Needs: PATH reaching echo, cat, ls, mkdir, rm, kill, sleep, true, false;
-# a writable ${TMPDIR:-/tmp}. Every line of output is deterministic
-# (no pids, times or absolute paths), so a byte compare is the verdict.
+# Run, from this directory (error lines name the script as given):
+#       sh sh_features.sh > out 2>&1 ; compare out with sh_features.expected
+# sh_features.expected is what the same busybox prints on the host Linux
+# (userland/Makefile's check compares both): pagelab must print the same.
+# Needs: PATH reaching busybox's applets (echo, cat, ls, mkdir, rm, kill,
+# sleep, true, false, seq, wc, basename); a writable ${TMPDIR:-/tmp}. Every
+# line of output is deterministic (no pids, times or absolute paths), so a
+# byte compare is the verdict.
 T=${TMPDIR:-/tmp}/sh_features.$$
 mkdir -p "$T" && cd "$T" || exit 1
 
@@ -111,9 +118,33 @@ echo "== glob"
 : > g1.txt; : > g2.txt; : > h.txt
 echo g*.txt; echo "g*.txt"; echo g?.txt; echo [gh]*.txt; echo nomatch*
 
+echo "== control flow"
+if true; then echo if-then; else echo if-else; fi
+if false; then echo no; elif true; then echo elif; fi
+for i in 1 2 3; do echo x$i; done
+for f in g*.txt; do echo "for over glob: $f"; done
+n=0; while [ $n -lt 3 ]; do n=$((n + 1)); echo while $n; done
+until [ $n -eq 0 ]; do n=$((n - 1)); done; echo until $n
+for i in 1 2 3 4 5; do [ $i = 2 ] && continue; [ $i = 4 ] && break; echo loop $i; done
+case hello.c in *.h) echo header;; *.c) echo source;; *) echo other;; esac
+greet() { local who=$1; echo "hello, $who ($# args)"; return 3; }
+greet world extra; echo "function status $?"; echo "local gone: [$who]"
+echo "arith $((6 * 7)) $(( (1 << 4) % 7 ))"
+echo "subst [$(echo inner | cat)] [`echo back`] [$(seq 3 | wc -l)]"
+cat <<END
+here-doc $((1 + 1)) ${X:-x}
+END
+cat <<'END'
+quoted $HOME
+END
+(cd /; pwd); [ "$PWD" = "$T" ] && echo "subshell left cwd alone"
+{ echo group1; echo group2; } | cat
+x=outer; f2() { x=inner; }; f2; echo "function sets globals: $x"
+set -- a b c; shift; echo "shifted: $# $*"
+
 echo "== builtins"
 export EXPORTED=yes; sh -c 'echo $EXPORTED'
-export 1bad=x; echo $?
+sh -c 'export 1bad=x'; echo $?
 : ; echo colon $?
 sh -c 'exit'; echo $?
 sh -c 'false; exit'; echo $?

@@ -6,7 +6,11 @@
  *    wait() then says ECHILD;
  *  - a handler installed with SA_RESTART lets a blocking read go on; one
  *    without makes it fail with EINTR;
- *  - a blocked signal stays pending until sigsuspend lets it in.
+ *  - a blocked signal stays pending until sigsuspend lets it in;
+ *  - job control: SIGSTOP stops a child (SIGCHLD with CLD_STOPPED,
+ *    wait4(WUNTRACED) reports it once as WIFSTOPPED), a signal sent to a
+ *    stopped child waits, SIGCONT resumes it (CLD_CONTINUED,
+ *    WIFCONTINUED with WCONTINUED) and the waiting signal then acts.
  */
 #include <errno.h>
 #include <signal.h>
@@ -149,13 +153,79 @@ static void test_pending(void)
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
+/* A child spinning in pause() is stopped, signalled, continued, killed. */
+static void test_stop_continue(void)
+{
+	sigset_t block, old;
+	pid_t pid, r;
+	int st = 0;
+
+	handle(SIGCHLD, 0);
+	sigemptyset(&block);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	pid = fork();
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	hits = 0;
+	kill(pid, SIGSTOP);
+	while (!hits)
+		sigsuspend(&old);
+	is_int(last.si_code, CLD_STOPPED, "SIGSTOP: SIGCHLD with CLD_STOPPED");
+	is_int(last.si_status, SIGSTOP, "si_status is the stop signal");
+	r = waitpid(pid, &st, WUNTRACED);
+	ok(r == pid && WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP,
+	   "wait4(WUNTRACED) reports the stop (status %#x)", st);
+	is_int(waitpid(pid, &st, WUNTRACED | WNOHANG), 0,
+	       "and only once");
+	kill(pid, SIGTERM);	/* waits: a stopped child takes no signal */
+	is_int(waitpid(pid, &st, WNOHANG), 0,
+	       "SIGTERM to a stopped child waits for SIGCONT");
+	hits = 0;
+	kill(pid, SIGCONT);
+	while (!hits || last.si_code == CLD_STOPPED)
+		sigsuspend(&old);
+	ok(last.si_code == CLD_CONTINUED || last.si_code == CLD_KILLED,
+	   "SIGCONT: SIGCHLD with CLD_CONTINUED (or the kill that followed)");
+	r = waitpid(pid, &st, 0);
+	ok(r == pid && WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM,
+	   "resumed, the waiting SIGTERM kills it (status %#x)", st);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+
+	/* WCONTINUED, with a child that stops itself; no handler now, so
+	 * that no SIGCHLD interrupts the waits (EINTR). SIGSTOP, not
+	 * SIGTSTP: Linux discards SIGTSTP in an orphaned process group,
+	 * which a test run under make or a harness may well be in. */
+	signal(SIGCHLD, SIG_DFL);
+	pid = fork();
+	if (pid == 0) {
+		raise(SIGSTOP);
+		_exit(7);
+	}
+	r = waitpid(pid, &st, WUNTRACED);
+	ok(r == pid && WIFSTOPPED(st) && WSTOPSIG(st) == SIGSTOP,
+	   "a child can stop itself (status %#x)", st);
+	kill(pid, SIGCONT);
+	r = waitpid(pid, &st, WCONTINUED);
+	ok(r == pid && (WIFCONTINUED(st) ||
+			(WIFEXITED(st) && WEXITSTATUS(st) == 7)),
+	   "wait4(WCONTINUED) reports the continue (status %#x)", st);
+	if (WIFCONTINUED(st))
+		waitpid(pid, &st, 0);
+	ok(WIFEXITED(st) && WEXITSTATUS(st) == 7,
+	   "and it runs on to its exit (status %#x)", st);
+}
+
 int main(void)
 {
 	alarm(30);
-	plan(12);
+	plan(22);
 	test_sigchld();
 	test_ignored_sigchld_reaps();
 	test_restart();
 	test_pending();
+	test_stop_continue();
 	return done_testing();
 }

@@ -1,5 +1,0 @@
-/* false - do nothing, unsuccessfully. */
-int main(void)
-{
-	return 1;
-}

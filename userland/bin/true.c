@@ -1,5 +1,0 @@
-/* true - do nothing, successfully. */
-int main(void)
-{
-	return 0;
-}
