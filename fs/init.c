@@ -92,7 +92,8 @@ static void check_memory_for(unsigned long cpio_bytes)
 	panic("not enough memory to boot: give QEMU more (-m)");
 }
 
-static void unpack_boot_modules(void)
+/* The bytes of the boot modules that are cpio archives. */
+static unsigned long boot_cpio_bytes(void)
 {
 	unsigned long cpio_bytes = 0;
 
@@ -103,7 +104,11 @@ static void unpack_boot_modules(void)
 		    !memcmp(phys_to_virt(m->start), "0707", 4))
 			cpio_bytes += m->end - m->start;
 	}
-	check_memory_for(cpio_bytes);
+	return cpio_bytes;
+}
+
+static void unpack_boot_modules(void)
+{
 	for (int i = 0; i < boot_info.nr_modules; i++) {
 		struct boot_module *m = &boot_info.modules[i];
 		const char *data = phys_to_virt(m->start);
@@ -163,6 +168,9 @@ void vfs_init(void)
 	if (done)
 		return;
 	done = true;
+	/* First: on a machine too small, the root file system itself may
+	 * not fit, and the message must come before that failure. */
+	check_memory_for(boot_cpio_bytes());
 	init_fs_rlimits();
 	init_ramfs_fs();
 	proc_init();

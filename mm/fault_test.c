@@ -165,11 +165,15 @@ static int run_kernel_cases(void)
 	left = copy_to_user((void __user *)(RW_VMA + 0x80), buf, 8);
 	sig = take_signal(&code, &addr);
 	calls = fault_calls;
+	/* At least one call: a copy that faults in its word-at-a-time loop
+	 * goes over the rest again a byte at a time to count exactly what
+	 * was not copied (as Linux's copy_user_handle_tail does), and may
+	 * fault a second time. */
 	failed += !report("kernel: copy_to_user whose fault fails (SIGBUS) "
-			  "fails", left == 8 && !sig && calls == 1 &&
+			  "fails", left == 8 && !sig && calls >= 1 &&
 			  fault_flags == FAULT_FLAG_WRITE,
 			  "%lu bytes not copied, signal %d, fault calls %d "
-			  "flags %d; want 8, 0, 1, %d", left, sig, calls,
+			  "flags %d; want 8, 0, >= 1, %d", left, sig, calls,
 			  fault_flags, FAULT_FLAG_WRITE);
 	return failed;
 }
