@@ -1,6 +1,6 @@
 /*
  * kernel/sys.c: the small system calls: identity, process groups, limits,
- * uname, clocks and sleeping, arch_prctl, reboot; and what a process can
+ * uname, clocks and sleeping, arch_prctl, rseq (ENOSYS), reboot; and what a process can
  * ask about itself and the machine: sysinfo, times, getrusage, its nice
  * value (getpriority/setpriority), prctl (name, parent-death signal,
  * dumpable).
@@ -210,6 +210,17 @@ SYSCALL_DEFINE4(prlimit64, pid_t, pid, unsigned int, res,
 	if (!err && orl && copy_to_user(orl, &old, sizeof(old)))
 		return -EFAULT;
 	return err;
+}
+
+/*
+ * Restartable sequences (Linux 4.18) are not implemented: the answer is
+ * Linux's when built without CONFIG_RSEQ, which C libraries expect and
+ * step past. glibc asks at every program start (busybox's applets), so
+ * it is answered here rather than logged as an unknown system call.
+ */
+SYSCALL_DEFINE4(rseq, void __user *, area, u32, len, int, flags, u32, sig)
+{
+	return -ENOSYS;
 }
 
 #define ARCH_SET_FS 0x1002

@@ -164,6 +164,7 @@
 #define __NR_preadv2 327
 #define __NR_pwritev2 328
 #define __NR_statx 332
+#define __NR_rseq 334
 
 #define NR_syscalls 512	/* table size; numbers at or above get ENOSYS */
 
