@@ -24,68 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define WB_KNOB "/proc/sys/vm/dirty_writeback_centisecs"
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void must(int ok, const char *what, const char *name)
-{
-	if (!ok) {
-		fprintf(stderr, "smallfiles: %s %s: %s\n", what, name,
-			strerror(errno));
-		exit(1);
-	}
-}
-
-/* Write back everything and give the flusher a moment to go idle. */
-/*
- * The periodic flusher would land inside a timed loop or not depending on
- * where its timer happens to be: hold it off while we measure (every loop
- * starts after a sync anyway) and put the old interval back at exit.
- * Without the right to (not root), measure with it.
- */
-static char flusher_saved[32];
-
-static void flusher_restore(void)
-{
-	int fd = open(WB_KNOB, O_WRONLY);
-
-	if (fd >= 0) {
-		if (write(fd, flusher_saved, strlen(flusher_saved)) < 0)
-			perror("smallfiles: restoring " WB_KNOB);
-		close(fd);
-	}
-}
-
-static void flusher_hold_off(void)
-{
-	int fd = open(WB_KNOB, O_RDWR);
-	ssize_t n = fd >= 0 ? read(fd, flusher_saved,
-				   sizeof(flusher_saved) - 1) : -1;
-
-	if (n > 0 && lseek(fd, 0, SEEK_SET) == 0 &&
-	    write(fd, "360000", 6) == 6) {
-		flusher_saved[n] = '\0';
-		atexit(flusher_restore);
-	}
-	if (fd >= 0)
-		close(fd);
-}
-
-static void settle(void)
-{
-	struct timespec pause = { 0, 200 * 1000 * 1000 };
-
-	sync();
-	nanosleep(&pause, NULL);
-	sync();
-}
+#include "bench.h"
 
 static void report(const char *name, int count, double secs)
 {
@@ -104,37 +43,37 @@ int main(int argc, char **argv)
 	double t;
 
 	memset(block, 'x', sizeof(block));
-	must(mkdir(dir, 0755) == 0 || errno == EEXIST, "mkdir", dir);
-	must(chdir(dir) == 0, "chdir", dir);
-	flusher_hold_off();
-	settle();
-	t = now();
+	must_on(mkdir(dir, 0755) == 0 || errno == EEXIST, "mkdir", dir);
+	must_on(chdir(dir) == 0, "chdir", dir);
+	bench_flusher_off();
+	bench_settle();
+	t = bench_now();
 	for (int i = 0; i < count; i++) {
 		int fd;
 
 		snprintf(name, sizeof(name), "small-%06d", i);
 		fd = open(name, O_WRONLY | O_CREAT | O_EXCL, 0644);
-		must(fd >= 0, "open", name);
-		must(write(fd, block, sizeof(block)) == sizeof(block), "write",
+		must_on(fd >= 0, "open", name);
+		must_on(write(fd, block, sizeof(block)) == sizeof(block), "write",
 		     name);
-		must(close(fd) == 0, "close", name);
+		must_on(close(fd) == 0, "close", name);
 	}
-	report("create", count, now() - t);
-	settle();
-	t = now();
+	report("create", count, bench_now() - t);
+	bench_settle();
+	t = bench_now();
 	for (int i = 0; i < count; i++) {
 		snprintf(name, sizeof(name), "small-%06d", i);
-		must(stat(name, &st) == 0 && st.st_size == sizeof(block),
+		must_on(stat(name, &st) == 0 && st.st_size == sizeof(block),
 		     "stat", name);
 	}
-	report("stat", count, now() - t);
-	settle();
-	t = now();
+	report("stat", count, bench_now() - t);
+	bench_settle();
+	t = bench_now();
 	for (int i = 0; i < count; i++) {
 		snprintf(name, sizeof(name), "small-%06d", i);
-		must(unlink(name) == 0, "unlink", name);
+		must_on(unlink(name) == 0, "unlink", name);
 	}
-	report("unlink", count, now() - t);
-	must(chdir("..") == 0 && rmdir(dir) == 0, "rmdir", dir);
+	report("unlink", count, bench_now() - t);
+	must_on(chdir("..") == 0 && rmdir(dir) == 0, "rmdir", dir);
 	return 0;
 }
