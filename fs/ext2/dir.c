@@ -209,9 +209,10 @@ struct ext2_dir_index {
 	unsigned long npages, room_cap;
 };
 
-static struct ext2_dir_entry_2 *ext2_find_in_page(struct inode *dir,
-						  struct page *page,
-						  const struct qstr *name);
+static struct ext2_dir_entry_2 *find_in_page_n(struct inode *dir,
+					       unsigned long n,
+					       const struct qstr *name,
+					       struct page **res_page);
 
 static void index_destroy(struct ext2_dir_index *idx)
 {
@@ -408,19 +409,12 @@ static struct ext2_dir_entry_2 *index_find(struct inode *dir,
 	     idx->slots[i] != SLOT_EMPTY; i = (i + 1) & mask) {
 		u64 s = idx->slots[i];
 		struct ext2_dir_entry_2 *de;
-		struct page *page;
 
 		if (s == SLOT_GONE || (u32)(s >> 32) != hash)
 			continue;
-		page = ext2_get_page(dir, (u32)s - 1);
-		if (IS_ERR(page))
-			return (void *)page;
-		de = ext2_find_in_page(dir, page, name);
-		if (de) {
-			*res_page = page;
+		de = find_in_page_n(dir, (u32)s - 1, name, res_page);
+		if (de)
 			return de;
-		}
-		ext2_put_page(page);
 	}
 	return NULL;
 }
@@ -554,6 +548,26 @@ static struct ext2_dir_entry_2 *ext2_find_in_page(struct inode *dir,
 	return NULL;
 }
 
+/* ext2_find_in_page on page n of dir: the record with *res_page set to
+ * its page (kept), NULL (page released) or an ERR_PTR. */
+static struct ext2_dir_entry_2 *find_in_page_n(struct inode *dir,
+					       unsigned long n,
+					       const struct qstr *name,
+					       struct page **res_page)
+{
+	struct page *page = ext2_get_page(dir, n);
+	struct ext2_dir_entry_2 *de;
+
+	if (IS_ERR(page))
+		return (void *)page;
+	de = ext2_find_in_page(dir, page, name);
+	if (de)
+		*res_page = page;
+	else
+		ext2_put_page(page);
+	return de;
+}
+
 struct ext2_dir_entry_2 *ext2_find_entry(struct inode *dir,
 					 const struct qstr *name,
 					 struct page **res_page)
@@ -565,17 +579,11 @@ struct ext2_dir_entry_2 *ext2_find_entry(struct inode *dir,
 	if (idx)
 		return index_find(dir, idx, name, res_page);
 	for (unsigned long n = 0; n < npages; n++) {
-		struct page *page = ext2_get_page(dir, n);
-		struct ext2_dir_entry_2 *de;
+		struct ext2_dir_entry_2 *de = find_in_page_n(dir, n, name,
+							      res_page);
 
-		if (IS_ERR(page))
-			return (void *)page;
-		de = ext2_find_in_page(dir, page, name);
-		if (de) {
-			*res_page = page;
+		if (de)
 			return de;
-		}
-		ext2_put_page(page);
 	}
 	return NULL;
 }
