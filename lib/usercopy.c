@@ -16,6 +16,24 @@
 	#fixup "\n\t.previous\n\t"
 
 /*
+ * rep OPq over rcx quadwords, then rep OPb over the last %[r] bytes; a
+ * fault in the first resumes at 3, which turns the quadwords left back
+ * into bytes and lets the byte loop stop at the exact byte that faults;
+ * a fault in the second ends the copy (4) with rcx the bytes left.
+ */
+#define REP_QUADS_THEN_BYTES(op)					\
+	"1:\trep " op "q\n\t"						\
+	"movq %[r], %%rcx\n"						\
+	"2:\trep " op "b\n"						\
+	"4:\n\t"							\
+	".pushsection .text.fixup, \"ax\"\n"				\
+	"3:\tleaq (%[r], %%rcx, 8), %%rcx\n\t"				\
+	"jmp 2b\n\t"							\
+	".popsection\n\t"						\
+	EX_ENTRY(1b, 3b)						\
+	EX_ENTRY(2b, 4b)
+
+/*
  * Eight bytes at a time (rep movsq), then the last n % 8 (rep movsb): under
  * TCG each rep iteration costs about one instruction, so this is eight
  * times cheaper than rep movsb alone (see lib/string.c). When the movsq
@@ -30,16 +48,7 @@ static unsigned long copy_user_generic(void *to, const void *from,
 
 	n >>= 3;
 	user_access_begin();
-	__asm__ volatile("1:\trep movsq\n\t"
-			 "movq %[r], %%rcx\n"
-			 "2:\trep movsb\n"
-			 "4:\n\t"
-			 ".pushsection .text.fixup, \"ax\"\n"
-			 "3:\tleaq (%[r], %%rcx, 8), %%rcx\n\t"
-			 "jmp 2b\n\t"
-			 ".popsection\n\t"
-			 EX_ENTRY(1b, 3b)
-			 EX_ENTRY(2b, 4b)
+	__asm__ volatile(REP_QUADS_THEN_BYTES("movs")
 			 : "+c"(n), "+D"(to), "+S"(from)
 			 : [r] "r"(r)
 			 : "memory");
@@ -75,18 +84,8 @@ unsigned long clear_user(void __user *to, unsigned long n)
 		return n;
 	r = n & 7;
 	n >>= 3;
-	/* As copy_user_generic: quadwords, then bytes; 3 is the fixup. */
 	user_access_begin();
-	__asm__ volatile("1:\trep stosq\n\t"
-			 "movq %[r], %%rcx\n"
-			 "2:\trep stosb\n"
-			 "4:\n\t"
-			 ".pushsection .text.fixup, \"ax\"\n"
-			 "3:\tleaq (%[r], %%rcx, 8), %%rcx\n\t"
-			 "jmp 2b\n\t"
-			 ".popsection\n\t"
-			 EX_ENTRY(1b, 3b)
-			 EX_ENTRY(2b, 4b)
+	__asm__ volatile(REP_QUADS_THEN_BYTES("stos")
 			 : "+c"(n), "+D"(to)
 			 : "a"(0), [r] "r"(r)
 			 : "memory");
