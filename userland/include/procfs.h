@@ -25,7 +25,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static inline int drop_caches(void)
+/* Write what ("1", "2" or "3") to drop_caches: 0, or -1 (and a diag). */
+static inline int drop_caches_mode(const char *what)
 {
 	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
 
@@ -34,13 +35,19 @@ static inline int drop_caches(void)
 		     strerror(errno));
 		return -1;
 	}
-	if (write(fd, "1\n", 2) != 2) {
+	if (write(fd, what, strlen(what)) != (ssize_t)strlen(what)) {
 		diag("writing drop_caches failed (%s)", strerror(errno));
 		close(fd);
 		return -1;
 	}
 	close(fd);
 	return 0;
+}
+
+/* The page cache only. */
+static inline int drop_caches(void)
+{
+	return drop_caches_mode("1\n");
 }
 
 /*
@@ -81,11 +88,12 @@ static inline int fail_delay_taken(const char *point)
 	return -1;
 }
 
-static inline long vmstat(const char *name)
+/* The number after "NAME " at the start of a line of path; -1 if none. */
+static inline long proc_value(const char *path, const char *name)
 {
 	static char buf[16384];
 	size_t len = strlen(name), got = 0;
-	int fd = open("/proc/vmstat", O_RDONLY);
+	int fd = open(path, O_RDONLY);
 	ssize_t n;
 
 	if (fd < 0)
@@ -101,6 +109,11 @@ static inline long vmstat(const char *name)
 			return strtol(p + len + 1, NULL, 10);
 	}
 	return -1;
+}
+
+static inline long vmstat(const char *name)
+{
+	return proc_value("/proc/vmstat", name);
 }
 
 static inline long mem_total_kb(void)

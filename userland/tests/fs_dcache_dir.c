@@ -18,6 +18,7 @@
  * Runs in the current directory (pagelab-run: /mnt, a scratch ext2).
  */
 #include "tap.h"
+#include "procfs.h"
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -94,16 +95,6 @@ static long nr_dentry(void)
 	return n;
 }
 
-static int drop_caches(const char *what)
-{
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
-	int ok_ = fd >= 0 && write(fd, what, 1) == 1;
-
-	if (fd >= 0)
-		close(fd);
-	return ok_ ? 0 : -1;
-}
-
 static void drop_dentries(void)
 {
 	char name[64];
@@ -115,7 +106,7 @@ static void drop_dentries(void)
 	}
 	before = nr_dentry();
 	sync();
-	ok(drop_caches("2") == 0, "drop_caches 2 accepted");
+	ok(drop_caches_mode("2") == 0, "drop_caches 2 accepted");
 	after = nr_dentry();
 	ok(before > 0 && after >= 0, "dentry-state read: %ld then %ld",
 	   before, after);
@@ -217,7 +208,7 @@ static void big_directory(void)
 	is_int(bad, 0, "new names added into the freed room");
 	check_big("cached");
 	sync();
-	ok(drop_caches("3") == 0, "drop_caches 3");
+	ok(drop_caches_mode("3") == 0, "drop_caches 3");
 	check_big("after drop_caches 3");
 }
 

@@ -170,27 +170,9 @@ static const char *what(int signo, char c)
  */
 static long pages_unaccounted(void)
 {
-	char buf[1024], *line;
-	int fd;
-	ssize_t n;
-
 	sync();
-	fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
-	if (fd >= 0) {
-		if (write(fd, "3\n", 2) != 2)
-			diag("drop_caches: %s", strerror(errno));
-		close(fd);
-	}
-	fd = open("/proc/pagecheck", O_RDONLY);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = 0;
-	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
-		if (!strncmp(line, "other ", 6))
-			return atol(line + 6);
-	return -1;
+	drop_caches_mode("3\n");
+	return proc_value("/proc/pagecheck", "other");
 }
 
 /* ---- the child that faults ----------------------------------------------- */
