@@ -48,6 +48,17 @@ int add_disk(struct block_device *bdev)
 	return 0;
 }
 
+void show_disks_state(void)
+{
+	struct block_device *b;
+
+	spin_lock(&disks_lock);
+	list_for_each_entry(b, &all_disks, bd_list)
+		if (b->bd_ops->show_state)
+			b->bd_ops->show_state(b);
+	spin_unlock(&disks_lock);
+}
+
 struct block_device *blkdev_get_by_dev(dev_t dev)
 {
 	struct block_device *b, *found = NULL;

@@ -11,6 +11,7 @@
 #include <kernel/printk.h>
 #include <kernel/sched.h>
 #include <kernel/time.h>
+#include <fs/blkdev.h>
 
 #define HUNG_TASK_SECS 10
 #define CHECK_INTERVAL (5 * HZ)
@@ -41,6 +42,7 @@ static void check_task(struct task_struct *t)
 	pr_err("INFO: task %s:%d blocked for more than %d seconds.\n",
 	       t->comm, t->pid, HUNG_TASK_SECS);
 	show_sleeping_stack(t);
+	show_disks_state();	/* most sleeps that last are waits for I/O */
 }
 
 static void khungtaskd(void *unused)

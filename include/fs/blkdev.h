@@ -56,6 +56,9 @@ struct bio {
 struct block_device_operations {
 	/* Queue bio; call bio_endio() when done. Must not sleep. */
 	void (*submit_bio)(struct bio *bio);
+	/* Optional: one log line on what the driver holds (for a hang
+	 * report). Interrupts off, must not sleep. */
+	void (*show_state)(struct block_device *bdev);
 };
 
 struct block_device {
@@ -74,6 +77,9 @@ struct block_device {
 
 /* Register a disk and create /dev/NAME (S_IFBLK). 0 or -errno. */
 int add_disk(struct block_device *bdev);
+/* A line per disk whose driver can say what it holds: a hung task waiting
+ * for I/O is then reported with the I/O it waits for. */
+void show_disks_state(void);
 struct block_device *blkdev_get_by_dev(dev_t dev);
 struct block_device *blkdev_get_by_name(const char *name);
 /* The block device a path names (a block special file), or ERR_PTR:

@@ -55,6 +55,7 @@ struct virtblk_req {
 	struct virtio_blk_outhdr out_hdr;
 	u8 status;
 	struct bio *bio;
+	u64 queued_at;	/* jiffies when it went on the ring */
 	struct virtblk_req *next_free;
 };
 

@@ -31,6 +31,7 @@
 #include <kernel/errno.h>
 #include <kernel/init.h>
 #include <kernel/printk.h>
+#include <kernel/time.h>
 #include <mm/slab.h>
 
 static const struct block_device_operations virtblk_fops;
@@ -63,6 +64,7 @@ static int virtblk_queue_bio(struct virtio_blk *vblk, struct bio *bio)
 	req->out_hdr.sector = bio->bi_opf == REQ_OP_FLUSH ? 0 : bio->bi_sector;
 	req->status = 0xff;	/* no status: the device must overwrite it */
 	req->bio = bio;
+	req->queued_at = jiffies;
 	bufs[n++] = (struct virtqueue_buf){ virt_to_phys(&req->out_hdr),
 					    sizeof(req->out_hdr) };
 	for (int i = 0; bio->bi_opf != REQ_OP_FLUSH && i < bio->bi_vcnt; i++) {
@@ -231,8 +233,32 @@ static void virtblk_submit_bio(struct bio *bio)
 	}
 }
 
+/*
+ * For a hang report: what is on the ring and how long the oldest has been
+ * there, what waits for room, and whether the device has finished work we
+ * have not seen (used index ahead of ours: an interrupt that never came).
+ */
+static void virtblk_show_state(struct block_device *bdev)
+{
+	struct virtio_blk *vblk = bdev->bd_private;
+	struct virtqueue *vq = vblk->vq;
+	u64 oldest = jiffies;
+
+	for (unsigned int i = 0; i < vblk->nr_reqs; i++)
+		if (vblk->reqs[i].bio && vblk->reqs[i].queued_at < oldest)
+			oldest = vblk->reqs[i].queued_at;
+	pr_err("virtio_blk %s: %u on the ring (oldest %lu ms), %lu waiting, "
+	       "used index %u, ours %u, %lu interrupts, %lu kicks%s\n",
+	       bdev->bd_name, vq->in_flight,
+	       (unsigned long)((jiffies - oldest) * 1000 / HZ),
+	       vblk->nr_waiting, READ_ONCE(vq->used->idx), vq->last_used_idx,
+	       vblk->vdev->nr_interrupts, vq->nr_kicks,
+	       vblk->broken ? ", broken" : "");
+}
+
 static const struct block_device_operations virtblk_fops = {
 	.submit_bio = virtblk_submit_bio,
+	.show_state = virtblk_show_state,
 };
 
 static const unsigned int virtblk_features[] = {

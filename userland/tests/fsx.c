@@ -4,7 +4,7 @@
  * xfstests as ltp/fsx.c), written anew for pagelab.
  *
  *   fsx [-S SEED] [-N OPS] [-p PROCS] [-l MAXLEN] [-o MAXOP] [-e] [-d N]
- *       [-q] [NAME]
+ *       [-w CS] [-q] [NAME]
  *
  * Each process (-p, default 1) owns one file, NAME.K (default fsx.dat.K),
  * and a copy of what the file must hold, the model. It does OPS (default
@@ -26,7 +26,10 @@
  * is stored through a mapping past EOF, which must never become file data
  * (the 2009 page_mkwrite fix; Linux 6.1 still lets it through, so -e
  * fails there). -d N drops the page cache every N operations (root only;
- * a note otherwise), so data is read back from the disk.
+ * a note otherwise), so data is read back from the disk. -w CS sets
+ * vm.dirty_writeback_centisecs and vm.dirty_expire_centisecs to CS (root
+ * only): the flusher then writes the file back every CS/100 s, racing
+ * with the operations (by default it waits 30 s before it writes a page).
  *
  * Deterministic by seed: the seed (-S, default 1, printed first)
  * fixes every process's operations (process K uses SEED + K). On a
@@ -57,10 +60,10 @@ static const char *const op_names[NR_OPS] = {
 static const int op_weight[NR_OPS] = { 20, 20, 15, 20, 15, 6, 4 };
 
 static struct {
-	unsigned long seed, ops, maxlen, maxop, drop_every;
+	unsigned long seed, ops, maxlen, maxop, drop_every, flush_cs;
 	int procs, pollute, quiet;
 	const char *name;
-} opt = { 1, 10000, 256 * 1024, 64 * 1024, 0, 1, 0, 0, "fsx.dat" };
+} opt = { 1, 10000, 256 * 1024, 64 * 1024, 0, 0, 1, 0, 0, "fsx.dat" };
 
 /* One process's state. */
 static char path[256];
@@ -430,10 +433,31 @@ static int run(int k)
 	return 0;
 }
 
+/* -w: the flusher every cs centisecs, for pages dirty that long. */
+static void set_flusher(unsigned long cs)
+{
+	static const char *const files[] = {
+		"/proc/sys/vm/dirty_expire_centisecs",
+		"/proc/sys/vm/dirty_writeback_centisecs",
+	};
+	char val[32];
+	int len = snprintf(val, sizeof(val), "%lu\n", cs);
+
+	for (int i = 0; i < 2; i++) {
+		int f = open(files[i], O_WRONLY);
+
+		if (f < 0 || write(f, val, len) != len)
+			diag("cannot set %s (%s): the flusher keeps its pace",
+			     files[i], strerror(errno));
+		if (f >= 0)
+			close(f);
+	}
+}
+
 static void usage(void)
 {
 	tap_printf("usage: fsx [-S SEED] [-N OPS] [-p PROCS] [-l MAXLEN] "
-		   "[-o MAXOP] [-e] [-d N] [-q] [NAME]\n");
+		   "[-o MAXOP] [-e] [-d N] [-w CS] [-q] [NAME]\n");
 	exit(2);
 }
 
@@ -441,7 +465,7 @@ int main(int argc, char **argv)
 {
 	int c, failed = 0;
 
-	while ((c = getopt(argc, argv, "S:N:p:l:o:ed:q")) != -1) {
+	while ((c = getopt(argc, argv, "S:N:p:l:o:ed:w:q")) != -1) {
 		switch (c) {
 		case 'S': opt.seed = strtoul(optarg, NULL, 0); break;
 		case 'N': opt.ops = strtoul(optarg, NULL, 0); break;
@@ -450,6 +474,7 @@ int main(int argc, char **argv)
 		case 'o': opt.maxop = strtoul(optarg, NULL, 0); break;
 		case 'e': opt.pollute = 1; break;
 		case 'd': opt.drop_every = strtoul(optarg, NULL, 0); break;
+		case 'w': opt.flush_cs = strtoul(optarg, NULL, 0); break;
 		case 'q': opt.quiet = 1; break;
 		default: usage();
 		}
@@ -461,9 +486,11 @@ int main(int argc, char **argv)
 		usage();
 	pagesize = sysconf(_SC_PAGESIZE);
 	plan(opt.procs);
-	diag("fsx -S %lu -N %lu -p %d -l %lu -o %lu%s -d %lu", opt.seed,
+	diag("fsx -S %lu -N %lu -p %d -l %lu -o %lu%s -d %lu -w %lu", opt.seed,
 	     opt.ops, opt.procs, opt.maxlen, opt.maxop,
-	     opt.pollute ? " -e" : "", opt.drop_every);
+	     opt.pollute ? " -e" : "", opt.drop_every, opt.flush_cs);
+	if (opt.flush_cs)
+		set_flusher(opt.flush_cs);
 	if (opt.procs == 1)
 		failed = run(0);
 	for (int k = 0; k < opt.procs && opt.procs > 1; k++) {
