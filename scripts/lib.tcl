@@ -14,6 +14,7 @@
 #   pl_scan_line       notice banner, boot complete, panic, end of panic
 #   pl_run_steps       send / sendraw / wait steps, each with its own timeout
 #   pl_finish          wait for power-off; kill QEMU after a panic or reboot
+#   pl_kill            kill the process (a host command: SIGTERM first)
 #   pl_ask_task_dump   before killing a guest that timed out: sysrq t
 # and beside it:
 #   scripts/disks.tcl    fresh disk copies before the run, e2fsck -fn after
@@ -54,6 +55,9 @@ namespace eval pl {
 	variable dump_first 1
 	variable dump_quiet 2
 	variable dump_wait 20
+	# A host command that timed out: how long it has, after SIGTERM, to
+	# say its last words (scripts/pagelab-run asks for a task dump too).
+	variable term_grace 30
 }
 
 # Per-boot state, reset by pl_state_reset:
@@ -381,10 +385,33 @@ proc pl_ask_task_dump {} {
 	}
 }
 
+# A host command is asked to stop first (pl_stop_command); then the whole
+# process group goes.
 proc pl_kill {} {
 	global S
-	catch {exec kill -KILL $S(pid)}
+	if {$S(watch)} {
+		catch {exec kill -KILL $S(pid)}
+	} else {
+		pl_stop_command
+		catch {exec kill -KILL -- -$S(pid)}
+	}
 	set S(killed) 1
+}
+
+# SIGTERM to the command's process group (spawn made it a group leader),
+# then its output read until it ends, term_grace seconds at most: given up
+# on, scripts/pagelab-run asks its kernel for a task dump and prints the
+# console lines it held back, and the log keeps them.
+proc pl_stop_command {} {
+	global S
+	if {$S(eof)} {
+		return
+	}
+	catch {exec kill -TERM -- -$S(pid)}
+	set end [expr {[clock milliseconds] +
+	    int([pl_scale $pl::term_grace] * 1000)}]
+	while {!$S(eof) && [pl_read $end] ne "timeout"} {
+	}
 }
 
 # True when the guest did not power off by itself (killed after a timeout,

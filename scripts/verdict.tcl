@@ -51,7 +51,8 @@ proc pl_judge {boot stepwhy how code secs} {
 			return $stepwhy
 		}
 		if {$how eq "timeout"} {
-			return "timeout: still running after ${t}s"
+			return [pl_with_hang "timeout: still running after ${t}s"\
+			    $S(console)]
 		}
 		set want [dict get $boot exit]
 		if {$code != $want} {
@@ -138,9 +139,11 @@ proc pl_last_line_before {re} {
 # REPORTS are the hung-task watchdog's reports (kernel/hung_task.c: an
 # "INFO: task NAME:PID blocked for more than N seconds." line and its call
 # trace), DUMP the last task dump (kernel/sched/show.c: from "task dump: N
-# tasks" to "task dump: end", or to the end when it was cut short), REST
-# every other line. Earlier dumps and the "sysrq: Show State" lines are in
-# none of them: the last dump says the most.
+# tasks" to "task dump: end"; one cut short only when none is whole), REST
+# every other line. Other dumps and the "sysrq: Show State" lines are in
+# none of them: the last dump says the most. (The harness's dump and the
+# hung-task watchdog's may come one after the other, the harness reading
+# only the first to its end.)
 proc pl_hang_split {console} {
 	set ts $pl::ts
 	set rest {}
@@ -175,7 +178,14 @@ proc pl_hang_split {console} {
 			lappend rest $l
 		}
 	}
-	return [list [join $rest \n] $reports [lindex $dumps end]]
+	set dump [lindex $dumps end]
+	foreach d [lreverse $dumps] {
+		if {[regexp "${ts}task dump: end" $d]} {
+			set dump $d
+			break
+		}
+	}
+	return [list [join $rest \n] $reports $dump]
 }
 
 # WHY, and when CONSOLE holds a hang's evidence, the first hung-task
