@@ -55,7 +55,7 @@ static wait_queue_head_t *bh_waitqueue(struct buffer_head *bh)
 	return &bh_wait_table[hash >> (64 - BH_WAIT_BITS)];
 }
 
-void wait_on_buffer(struct buffer_head *bh)
+void __sched wait_on_buffer(struct buffer_head *bh)
 {
 	if (buffer_locked(bh))
 		wait_event(*bh_waitqueue(bh), !buffer_locked(bh));
@@ -66,7 +66,7 @@ bool trylock_buffer(struct buffer_head *bh)
 	return !test_and_set_bit(BH_Lock, &bh->b_state);
 }
 
-void lock_buffer(struct buffer_head *bh)
+void __sched lock_buffer(struct buffer_head *bh)
 {
 	while (!trylock_buffer(bh))
 		wait_on_buffer(bh);

@@ -7,6 +7,9 @@
  * nothing: a frame must lie inside the stack it started on, be aligned and
  * move towards the stack's base, or the walk stops. Kernel stacks are
  * THREAD_SIZE bytes and THREAD_SIZE aligned, so the bounds come from rbp.
+ * walk_stack does the walk for whoever needs the addresses: show_trace
+ * prints them, get_wchan (kernel/sched/show.c) looks for the first one
+ * outside the sleep primitives.
  */
 #include <kernel/panic.h>
 #include <kernel/printk.h>
@@ -34,14 +37,14 @@ static void print_address(unsigned long addr, bool return_address)
 	printk(KERN_EMERG " %s\n", buf);
 }
 
-void show_trace(unsigned long rip, unsigned long rbp)
+void walk_stack(unsigned long rip, unsigned long rbp,
+		bool (*fn)(unsigned long addr, bool ret, void *data), void *data)
 {
 	unsigned long lo = ALIGN_DOWN(rbp, THREAD_SIZE), hi = lo + THREAD_SIZE;
 	int n;
 
-	printk(KERN_EMERG "Call Trace:\n");
-	if (rip)
-		print_address(rip, false);
+	if (rip && !fn(rip, false, data))
+		return;
 	for (n = 0; n < MAX_FRAMES; n++) {
 		unsigned long *frame = (unsigned long *)rbp;
 		unsigned long next;
@@ -49,14 +52,25 @@ void show_trace(unsigned long rip, unsigned long rbp)
 		if (rbp < lo || rbp + 16 > hi || !IS_ALIGNED(rbp, 8) ||
 		    rbp < KERNEL_SPACE_START)
 			break;
-		if (!frame[1])
+		if (!frame[1] || !fn(frame[1], true, data))
 			break;
-		print_address(frame[1], true);
 		next = frame[0];
 		if (next <= rbp)	/* must move towards the stack base */
 			break;
 		rbp = next;
 	}
+}
+
+static bool print_frame(unsigned long addr, bool ret, void *data)
+{
+	print_address(addr, ret);
+	return true;
+}
+
+void show_trace(unsigned long rip, unsigned long rbp)
+{
+	printk(KERN_EMERG "Call Trace:\n");
+	walk_stack(rip, rbp, print_frame, NULL);
 }
 
 __noinline void dump_stack(void)

@@ -1,68 +1,98 @@
 /*
  * kernel/hung_task.c: report tasks stuck in uninterruptible sleep (Linux's
- * khungtaskd). Every 5 s a kernel thread looks at every task; one that is
- * still in TASK_UNINTERRUPTIBLE and has not run since the last look, for
- * HUNG_TASK_SECS or more, is reported once with its call trace: a lost
- * wake-up or a lock-order deadlock shows up as a name and a stack instead
- * of a silent hang.
+ * khungtaskd). A kernel thread looks at every task every few seconds; one
+ * that is still in TASK_UNINTERRUPTIBLE and has not run since the last
+ * look, for hung_task_timeout_secs (10) or more, is reported once with its
+ * call trace: a lost wake-up or a lock-order deadlock shows up as a name
+ * and a stack instead of a silent hang. After a pass that reported one,
+ * every task is shown too (show_state: who holds what the hung task
+ * waits for is usually another task's stack), at most once a minute.
+ *
+ * hung_task_timeout_secs=N on the command line (Linux's sysctl name) sets
+ * the limit, 0 turns the watchdog off; tests use a short one so that a
+ * hang is reported within seconds. The look comes every 5 s, or every N
+ * seconds when N is shorter.
  */
+#include <kernel/errno.h>
 #include <kernel/init.h>
 #include <kernel/panic.h>
+#include <kernel/param.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
+#include <kernel/string.h>
 #include <kernel/time.h>
 #include <fs/blkdev.h>
 
-#define HUNG_TASK_SECS 10
-#define CHECK_INTERVAL (5 * HZ)
+#define DUMP_INTERVAL (60 * HZ)	/* between two dumps of every task */
 
-/* The frame __switch_to_asm left: r15 r14 r13 r12 rbx rbp, return. */
-static void show_sleeping_stack(struct task_struct *t)
+static unsigned long hung_task_timeout_secs = 10;
+
+static int set_hung_task_timeout(const char *val)
 {
-	unsigned long *frame = (unsigned long *)t->thread_sp;
+	char *end;
+	unsigned long secs = simple_strtoul(val, &end, 10);
 
-	show_trace(frame[6], frame[5]);
+	if (end == val || *end)
+		return -EINVAL;
+	hung_task_timeout_secs = secs;
+	return 0;
 }
+__setup("hung_task_timeout_secs", set_hung_task_timeout);
 
-static void check_task(struct task_struct *t)
+/* True when t is newly reported. */
+static bool check_task(struct task_struct *t)
 {
 	if (t->state != TASK_UNINTERRUPTIBLE || t->exit_state) {
 		t->hung_since = 0;
-		return;
+		return false;
 	}
 	if (t->nvcsw != t->last_nvcsw || !t->hung_since) {
 		t->last_nvcsw = t->nvcsw;
 		t->hung_since = jiffies;
 		t->hung_reported = false;
-		return;
+		return false;
 	}
-	if (t->hung_reported || jiffies - t->hung_since < HUNG_TASK_SECS * HZ)
-		return;
+	if (t->hung_reported ||
+	    jiffies - t->hung_since < hung_task_timeout_secs * HZ)
+		return false;
 	t->hung_reported = true;
-	pr_err("INFO: task %s:%d blocked for more than %d seconds.\n",
-	       t->comm, t->pid, HUNG_TASK_SECS);
-	show_sleeping_stack(t);
-	show_disks_state();	/* most sleeps that last are waits for I/O */
+	pr_err("INFO: task %s:%d blocked for more than %lu seconds.\n",
+	       t->comm, t->pid, hung_task_timeout_secs);
+	show_task_stack(t);
+	return true;
 }
 
 static void khungtaskd(void *unused)
 {
+	u64 interval = min(hung_task_timeout_secs, 5UL) * HZ, last_dump = 0;
+
 	for (;;) {
 		struct task_struct *t;
 		unsigned long flags;
+		bool reported = false;
 
-		while (schedule_timeout_interruptible(CHECK_INTERVAL))
+		while (schedule_timeout_interruptible(interval))
 			;
 		flags = local_irq_save();	/* the task list holds still */
 		list_for_each_entry(t, &task_list, tasks)
-			if (t != current)
-				check_task(t);
+			if (t != current && check_task(t))
+				reported = true;
 		local_irq_restore(flags);
+		/* Most sleeps that last are waits for I/O: what do the disks
+		 * hold? (Their lines come before the dump of every task.) */
+		if (reported)
+			show_disks_state();
+		if (reported && (!last_dump || jiffies - last_dump >= DUMP_INTERVAL)) {
+			last_dump = jiffies;
+			show_state();
+		}
 	}
 }
 
 static int hung_task_init(void)
 {
+	if (!hung_task_timeout_secs)
+		return 0;
 	return kernel_thread(khungtaskd, NULL, "khungtaskd") < 0 ? -12 : 0;
 }
 device_initcall(hung_task_init);

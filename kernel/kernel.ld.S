@@ -28,6 +28,9 @@ SECTIONS
 	_text = .;
 	.text : AT(ADDR(.text) - KERNEL_VMA) {
 		*(.text .text.*)
+		__sched_text_start = .;
+		*(.sched.text)
+		__sched_text_end = .;
 	}
 	. = ALIGN(4096);
 	_etext = .;

@@ -80,7 +80,7 @@ bool trylock_page(struct page *page)
 	return !test_and_set_bit(PG_locked, &page->flags);
 }
 
-void lock_page(struct page *page)
+void __sched lock_page(struct page *page)
 {
 	wait_queue_head_t *wq = page_waitqueue(page);
 
@@ -95,7 +95,7 @@ void unlock_page(struct page *page)
 	wake_up(page_waitqueue(page));
 }
 
-void wait_on_page_locked(struct page *page)
+void __sched wait_on_page_locked(struct page *page)
 {
 	if (PageLocked(page))
 		wait_event(*page_waitqueue(page), !PageLocked(page));

@@ -112,7 +112,7 @@ void end_page_writeback(struct page *page)
 	wake_up(page_waitqueue(page));
 }
 
-void wait_on_page_writeback(struct page *page)
+void __sched wait_on_page_writeback(struct page *page)
 {
 	if (PageWriteback(page))
 		wait_event(*page_waitqueue(page), !PageWriteback(page));

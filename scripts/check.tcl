@@ -16,7 +16,8 @@
 #   pl_tap_score       the tap checks' pooled fraction of the points
 #   pl_tap_block       a program's lines between === BEGIN and === END
 #   pl_explain         the first `not ok` line and rc of the test's programs
-#   pl_excerpt         the console lines a student needs to see (grade files)
+#   pl_excerpt         the console lines a student needs to see (grade files),
+#                      with a hang's evidence (hung-task report, task dump)
 #   pl_near            the console line that comes closest to a regex
 
 # Returns a dict: status pass|part|fail, score (rounded to 0.01), why (""
@@ -282,8 +283,33 @@ proc pl_explain {progs console} {
 
 # At most 40 lines for a student to read in the grade files: the first
 # named program's block that failed (or the first found), else the end of
-# the console.
+# the console. After a hang, then, the evidence in full, taken out of
+# those lines (scripts/verdict.tcl, pl_hang_split): the first hung-task
+# report and the last task dump (at most 200 lines each).
 proc pl_excerpt {progs console} {
+	lassign [pl_hang_split $console] console reports dump
+	set out [pl_excerpt_pick $progs $console]
+	if {[llength $reports]} {
+		append out "\n--- hung task (the kernel's watchdog) ---\n" \
+		    [pl_head [lindex $reports 0] 200]
+	}
+	if {$dump ne ""} {
+		append out "\n--- task dump (the last: every task, its state,\
+		    wait channel and stack) ---\n" [pl_head $dump 200]
+	}
+	return $out
+}
+
+# The first N lines of TEXT, and "..." when there were more.
+proc pl_head {text n} {
+	set lines [split [string trimright $text \n] \n]
+	if {[llength $lines] > $n} {
+		set lines [list {*}[lrange $lines 0 [expr {$n - 1}]] "..."]
+	}
+	return [join $lines \n]
+}
+
+proc pl_excerpt_pick {progs console} {
 	set pick ""
 	foreach p $progs {
 		set b [pl_tap_block $p $console]

@@ -14,6 +14,8 @@
 #   pl_scan_line       notice banner, boot complete, panic, end of panic
 #   pl_run_steps       send / sendraw / wait steps, each with its own timeout
 #   pl_finish          wait for power-off; kill QEMU after a panic or reboot
+#   pl_kill            kill the process (a host command: SIGTERM first)
+#   pl_ask_task_dump   before killing a guest that timed out: sysrq t
 # and beside it:
 #   scripts/disks.tcl    fresh disk copies before the run, e2fsck -fn after
 #   scripts/verdict.tcl  the verdict on the boot as a whole and its log,
@@ -46,6 +48,16 @@ namespace eval pl {
 	variable re_panic_end {---\[ end Kernel panic}
 	# After the first sign of a panic, how long to wait for its end line.
 	variable panic_grace 5
+	# A task dump (sysrq t) asked of a guest that timed out: how long to
+	# wait for its first byte, for each next one (a busy host can starve
+	# QEMU for a while), and at most in all.
+	variable re_dump_end "${ts}task dump: end"
+	variable dump_first 1
+	variable dump_quiet 2
+	variable dump_wait 20
+	# A host command that timed out: how long it has, after SIGTERM, to
+	# say its last words (scripts/pagelab-run asks for a task dump too).
+	variable term_grace 30
 }
 
 # Per-boot state, reset by pl_state_reset:
@@ -58,13 +70,15 @@ namespace eval pl {
 #   S(t0)              ms clock at spawn; S(deadline) when the boot times out
 #   S(banners) S(banner_ms) S(complete) S(panic) S(panic_ms) S(panic_end)
 #   S(eof) S(killed)   how the process ended
+#   S(dumpat)          console length when a task dump was asked for ("":
+#                      never), where the guest's own last line ends
 #   S(fsck)            e2fsck's output for the log
 proc pl_state_reset {boot} {
 	global S
 	array unset S
 	array set S {console "" cr "" scanpos 0 steppos 0 banners 0
 	    banner_ms "" complete 0 panic "" panic_ms 0 panic_end 0
-	    eof 0 killed 0 watch 1 cmd "" fsck ""}
+	    eof 0 killed 0 watch 1 cmd "" fsck "" dumpat ""}
 	set S(watch) [expr {[dict get $boot command] eq ""}]
 }
 
@@ -95,6 +109,7 @@ proc pl_run_boot {boot verbose} {
 	if {$stepwhy eq ""} {
 		set how [pl_finish $boot]
 	} else {
+		pl_ask_task_dump
 		pl_kill
 		set how step
 	}
@@ -330,16 +345,73 @@ proc pl_finish {boot} {
 			set deadline [expr {min($deadline, $S(panic_ms) + $grace)}]
 		}
 		if {[pl_read $deadline] eq "timeout"} {
+			if {$S(panic) ne ""} {
+				pl_kill
+				return panic-hang
+			}
+			pl_ask_task_dump
 			pl_kill
-			return [expr {$S(panic) ne "" ? "panic-hang" : "timeout"}]
+			return timeout
 		}
 	}
 }
 
+# A guest that did not do what it should in time is stuck, or slow:
+# before it is killed, ask its kernel where every task is, so that the log
+# (and the FAIL line, scripts/verdict.tcl) shows it. Magic SysRq t
+# (kernel/sysrq.c): a BREAK on the console, which is QEMU's Ctrl-A B on
+# -serial mon:stdio, then t. The dump ends with a "task dump: end" line;
+# read until it comes, or until the console is quiet for dump_first
+# seconds before any output (a kernel stuck with interrupts off, a machine
+# that is not pagelab) or dump_quiet seconds after, dump_wait at most.
+# Only for a machine that printed its banner and did not panic: the others
+# have no kernel left to ask.
+proc pl_ask_task_dump {} {
+	global S
+	if {!$S(watch) || $S(eof) || $S(banners) == 0 || $S(panic) ne ""} {
+		return
+	}
+	set S(dumpat) [string length $S(console)]
+	exp_send -i $S(id) -- "\001bt"
+	set now [clock milliseconds]
+	set end [expr {$now + int([pl_scale $pl::dump_wait] * 1000)}]
+	set quiet [expr {int([pl_scale $pl::dump_first] * 1000)}]
+	while {![regexp -start $S(dumpat) -- $pl::re_dump_end $S(console)]} {
+		set now [clock milliseconds]
+		if {[pl_read [expr {min($end, $now + $quiet)}]] ne "data"} {
+			break
+		}
+		set quiet [expr {int([pl_scale $pl::dump_quiet] * 1000)}]
+	}
+}
+
+# A host command is asked to stop first (pl_stop_command); then the whole
+# process group goes.
 proc pl_kill {} {
 	global S
-	catch {exec kill -KILL $S(pid)}
+	if {$S(watch)} {
+		catch {exec kill -KILL $S(pid)}
+	} else {
+		pl_stop_command
+		catch {exec kill -KILL -- -$S(pid)}
+	}
 	set S(killed) 1
+}
+
+# SIGTERM to the command's process group (spawn made it a group leader),
+# then its output read until it ends, term_grace seconds at most: given up
+# on, scripts/pagelab-run asks its kernel for a task dump and prints the
+# console lines it held back, and the log keeps them.
+proc pl_stop_command {} {
+	global S
+	if {$S(eof)} {
+		return
+	}
+	catch {exec kill -TERM -- -$S(pid)}
+	set end [expr {[clock milliseconds] +
+	    int([pl_scale $pl::term_grace] * 1000)}]
+	while {!$S(eof) && [pl_read $end] ne "timeout"} {
+	}
 }
 
 # True when the guest did not power off by itself (killed after a timeout,

@@ -68,8 +68,9 @@ proc pl_qemu_binary {} {
 }
 
 # Flags common to every boot.  -serial mon:stdio puts the console on our
-# stdin/stdout with Ctrl-A as QEMU's escape key (Ctrl-A X quits); Ctrl-C
-# goes to the guest.  -nic none skips the option ROM of an unused NIC.
+# stdin/stdout with Ctrl-A as QEMU's escape key (Ctrl-A X quits, Ctrl-A B
+# sends a BREAK: with t after it, magic SysRq t, which the harness sends
+# to a guest that timed out); Ctrl-C goes to the guest.  -nic none skips the option ROM of an unused NIC.
 proc pl_qemu_machine {} {
 	set args [list -accel [pl_accel] -cpu max -m 64M -display none \
 	    -serial mon:stdio -no-reboot -nic none \

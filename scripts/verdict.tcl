@@ -13,13 +13,23 @@
 #                      failed, from what pagelab-run printed
 #   pl_describe_exit   QEMU's exit code in words
 #   pl_last_line       the console's last line, for "what came instead"
+#   pl_hang_split      a hang's evidence apart from the rest of a console:
+#                      hung-task reports, the last task dump (sysrq t)
+#   pl_with_hang       a reason with that evidence in a few words
 #   pl_write_log       build/test-logs/BOOT.log: command, console, verdict
 #   pl_shell_quote     the QEMU command as a line to paste into a shell
 
+# Without TEXT: the guest's own last line, before a task dump the harness
+# asked for (pl_ask_task_dump) and not one of a hang's evidence (a hung-task
+# report, a task dump: pl_with_hang quotes them).
 proc pl_last_line {{text ""}} {
 	global S
 	if {$text eq ""} {
 		set text $S(console)
+		if {[info exists S(dumpat)] && $S(dumpat) ne ""} {
+			set text [string range $text 0 [expr {$S(dumpat) - 1}]]
+		}
+		set text [lindex [pl_hang_split $text] 0]
 	}
 	set lines [split [string trim $text] \n]
 	set last [string trim [lindex $lines end]]
@@ -41,7 +51,8 @@ proc pl_judge {boot stepwhy how code secs} {
 			return $stepwhy
 		}
 		if {$how eq "timeout"} {
-			return "timeout: still running after ${t}s"
+			return [pl_with_hang "timeout: still running after ${t}s"\
+			    $S(console)]
 		}
 		set want [dict get $boot exit]
 		if {$code != $want} {
@@ -64,14 +75,14 @@ proc pl_judge {boot stepwhy how code secs} {
 		    last line [pl_last_line]"
 	}
 	if {$stepwhy ne ""} {
-		return $stepwhy
+		return [pl_with_hang $stepwhy $S(console)]
 	}
 	if {[dict get $boot panic]} {
-		return [pl_judge_panic $how $code $t]
+		return [pl_with_hang [pl_judge_panic $how $code $t] $S(console)]
 	}
 	if {$how eq "timeout"} {
-		return "timeout: no power-off within ${t}s;\
-		    last line [pl_last_line]"
+		return [pl_with_hang "timeout: no power-off within ${t}s;\
+		    last line [pl_last_line]" $S(console)]
 	}
 	set ex [expr {$code eq "" ? "" : [pl_decode_exit $code]}]
 	set why [pl_judge_exit $ex [dict get $boot exit]]
@@ -91,8 +102,9 @@ proc pl_judge_run {} {
 	set c $S(console)
 	set why ""
 	if {[regexp -line {^pagelab-run: timed out after (\S+) s} $c -> t]} {
-		set why "timeout: no power-off within ${t}s (scripts/pagelab-run);\
-		    last line [pl_last_line_before {^pagelab-run: }]"
+		set why [pl_with_hang "timeout: no power-off within ${t}s\
+		    (scripts/pagelab-run); last line [pl_last_line_before \
+		    {^pagelab-run: }]" $c]
 	} elseif {[regexp -line $pl::re_panic $c -> what]} {
 		set why "unexpected kernel panic: [string trim $what]"
 	} elseif {[regexp -line {^pagelab-run: (the machine did not.*)$} $c \
@@ -113,14 +125,99 @@ proc pl_judge_run {} {
 }
 
 # The last console line before the first line matching RE (the guest's
-# last word, not pagelab-run's).
+# last word, not pagelab-run's), a hang's evidence aside.
 proc pl_last_line_before {re} {
 	global S
 	set c $S(console)
 	if {[regexp -line -indices -- $re $c m]} {
 		set c [string range $c 0 [expr {[lindex $m 0] - 1}]]
 	}
-	return [pl_last_line $c]
+	return [pl_last_line [lindex [pl_hang_split $c] 0]]
+}
+
+# A hang's evidence, apart from the rest of CONSOLE: {REST REPORTS DUMP}.
+# REPORTS are the hung-task watchdog's reports (kernel/hung_task.c: an
+# "INFO: task NAME:PID blocked for more than N seconds." line and its call
+# trace), DUMP the last task dump (kernel/sched/show.c: from "task dump: N
+# tasks" to "task dump: end"; one cut short only when none is whole), REST
+# every other line. Other dumps and the "sysrq: Show State" lines are in
+# none of them: the last dump says the most. (The harness's dump and the
+# hung-task watchdog's may come one after the other, the harness reading
+# only the first to its end.)
+proc pl_hang_split {console} {
+	set ts $pl::ts
+	set rest {}
+	set reports {}
+	set dumps {}
+	set in ""
+	foreach l [split $console \n] {
+		if {[regexp "${ts}INFO: task \\S+ blocked for more than " $l]} {
+			set in report
+			lappend reports $l
+			continue
+		}
+		if {[regexp "${ts}task dump: \\d+ tasks" $l]} {
+			set in dump
+			lappend dumps $l
+			continue
+		}
+		if {$in eq "dump"} {
+			lset dumps end "[lindex $dumps end]\n$l"
+			if {[regexp "${ts}task dump: end" $l]} {
+				set in ""
+			}
+			continue
+		}
+		if {$in eq "report" &&
+		    [regexp "${ts}(Call Trace:| \\S+\\+0x| \\? 0x)" $l]} {
+			lset reports end "[lindex $reports end]\n$l"
+			continue
+		}
+		set in ""
+		if {![regexp "${ts}sysrq: Show State" $l]} {
+			lappend rest $l
+		}
+	}
+	set dump [lindex $dumps end]
+	foreach d [lreverse $dumps] {
+		if {[regexp "${ts}task dump: end" $d]} {
+			set dump $d
+			break
+		}
+	}
+	return [list [join $rest \n] $reports $dump]
+}
+
+# WHY, and when CONSOLE holds a hang's evidence, the first hung-task
+# report's line and the last task dump in a few words: each task but the
+# kernel's own threads (parent 0, but init), NAME[PID] STATE and where it
+# waits, e.g. "task dump: init[1] S __se_sys_wait4, prog[7] D lock_page".
+proc pl_with_hang {why console} {
+	if {$why eq ""} {
+		return ""
+	}
+	lassign [pl_hang_split $console] - reports dump
+	set ev {}
+	if {[llength $reports] &&
+	    [regexp {(INFO: task .*)$} [lindex [split [lindex $reports 0] \n] 0] \
+	    -> info]} {
+		lappend ev [string trim $info]
+	}
+	set tasks {}
+	foreach l [split $dump \n] {
+		if {[regexp {task:(\S+) +state:(\S) pid:(\d+) +ppid:(\d+) +wchan:(\S+)} \
+		    $l -> name st pid ppid wchan] && ($ppid != 0 || $pid == 1)} {
+			lappend tasks [expr {$wchan eq "-" ? "$name\[$pid\] $st" :
+			    "$name\[$pid\] $st $wchan"}]
+		}
+	}
+	if {$dump ne ""} {
+		lappend ev "task dump: [join $tasks {, }]"
+	}
+	if {![llength $ev]} {
+		return $why
+	}
+	return "$why; [join $ev {; }]"
 }
 
 proc pl_judge_panic {how code t} {

@@ -102,19 +102,6 @@ static size_t access_mm(struct mm_struct *mm, unsigned long addr, char *buf,
 
 /* ---- the files --------------------------------------------------------------- */
 
-static char task_state_char(const struct task_struct *t)
-{
-	if (t->exit_state == EXIT_ZOMBIE)
-		return 'Z';
-	if (t->exit_state)
-		return 'X';
-	if (t->state == TASK_RUNNING)
-		return 'R';
-	if (t->state == TASK_STOPPED)
-		return 'T';
-	return t->state == TASK_UNINTERRUPTIBLE ? 'D' : 'S';
-}
-
 static const char *task_state_name(char c)
 {
 	switch (c) {
@@ -171,7 +158,7 @@ static int pid_stat_show(struct seq_file *m, struct task_struct *t)
 	tty_of_session(t->sid, &tty, &tpgid);
 	task_sig_actions(t, &ign, &cgt);
 	seq_printf(m, "%d (%s) %c %d %d %d %u %d %u ", t->pid, t->comm,
-		   task_state_char(t), t->parent ? t->parent->pid : 0, t->pgid,
+		   task_state_to_char(t), t->parent ? t->parent->pid : 0, t->pgid,
 		   t->sid, (MAJOR(tty) << 8) | MINOR(tty), tpgid,
 		   (t->flags & PF_KTHREAD) ? 0x00200000 : 0);
 	seq_printf(m, "0 0 0 0 %llu 0 %llu 0 20 %d 1 0 %llu %lu %lu %lu ",
@@ -205,7 +192,7 @@ static int pid_status_show(struct seq_file *m, struct task_struct *t)
 {
 	struct mm_struct *mm = t->mm;
 	const struct cred *c = &t->cred;
-	char state = task_state_char(t);
+	char state = task_state_to_char(t);
 	sigset_t ign, cgt;
 
 	task_sig_actions(t, &ign, &cgt);

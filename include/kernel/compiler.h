@@ -12,6 +12,9 @@
 /* A kernel stack: a multiple of THREAD_SIZE bytes, THREAD_SIZE aligned. */
 #define __stack __attribute__((section(".bss.stack"), aligned(4096)))
 #define __used __attribute__((used))
+/* A sleep primitive (schedule() and what wraps it): a task's wait channel
+ * is the first function on its stack outside these (get_wchan). */
+#define __sched __attribute__((section(".sched.text")))
 #define __unused __attribute__((unused))
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 #define likely(x) __builtin_expect(!!(x), 1)

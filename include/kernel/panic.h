@@ -19,6 +19,11 @@ void show_regs(const struct pt_regs *regs);
 void dump_stack(void);
 /* Print the call trace from a code address and a frame pointer. */
 void show_trace(unsigned long rip, unsigned long rbp);
+/* The same walk without the printing: fn(addr, ret, data) for rip (if
+ * non-zero; ret false) and each return address (ret true) up the frame
+ * chain from rbp, until the chain ends or fn returns false. */
+void walk_stack(unsigned long rip, unsigned long rbp,
+		bool (*fn)(unsigned long addr, bool ret, void *data), void *data);
 
 #define BUG() panic("BUG at %s:%d", __FILE__, __LINE__)
 #define BUG_ON(cond)                                                    \

@@ -129,4 +129,15 @@ void exit_to_user_mode(struct pt_regs *regs);
 /* A kernel thread running fn(arg); returns its pid or -errno. */
 pid_t kernel_thread(void (*fn)(void *), void *arg, const char *name);
 
+/* For a person looking at a hang (kernel/sched/show.c): R, S, D, T, Z or
+ * X, as /proc/PID/stat shows the state; where a sleeping task waits (the
+ * first function on its stack outside the __sched sleep primitives, 0
+ * when it is not asleep); its kernel stack, symbolised; its line and
+ * stack; every task's (sysrq t, the hung-task watchdog). */
+char task_state_to_char(const struct task_struct *t);
+unsigned long get_wchan(struct task_struct *t);
+void show_task_stack(struct task_struct *t);
+void sched_show_task(struct task_struct *t);
+void show_state(void);
+
 #endif

@@ -3,8 +3,10 @@
  *
  * Roadmap, bottom to top:
  *   the UART      COM1's receive interrupt (IRQ 4) drains the receive
- *                 buffer register into the line discipline; output goes
- *                 to console_write (serial, mirrored on VGA).
+ *                 buffer register into the line discipline, but for a
+ *                 BREAK and the key after it (magic SysRq,
+ *                 kernel/sysrq.c); output goes to console_write
+ *                 (serial, mirrored on VGA).
  *   n_tty         Linux's default line discipline, small: in canonical
  *                 mode input is edited a line at a time (erase, kill,
  *                 word erase, ^D end of file, CR -> NL, echo) and a
@@ -40,6 +42,7 @@
 #include <kernel/sched.h>
 #include <kernel/signal.h>
 #include <kernel/string.h>
+#include <kernel/sysrq.h>
 #include <kernel/uaccess.h>
 #include <kernel/wait.h>
 #include <kernel/uart.h>
@@ -48,6 +51,7 @@
 #define UART_RBR 0	/* receive buffer (COM1 etc. in <kernel/uart.h>) */
 #define UART_IIR 2
 #define UART_IER_RDI 0x01	/* interrupt when a byte arrives */
+#define UART_IER_RLSI 0x04	/* and on a line status change: a BREAK */
 #define UART_LSR_DR 0x01	/* a byte is waiting in RBR */
 #define COM1_IRQ 4
 
@@ -235,12 +239,18 @@ out:
 	spin_unlock_irqrestore(&tty->lock, flags);
 }
 
+/* Each byte goes with the line status it was read with: a BREAK and
+ * the key after it are SysRq's (kernel/sysrq.c), not input. */
 static void uart_interrupt(int irq, void *data)
 {
 	int budget = 256;	/* a stuck UART must not wedge the CPU */
+	unsigned char lsr, c;
 
-	while ((inb(COM1 + UART_LSR) & UART_LSR_DR) && budget--)
-		tty_receive_char(inb(COM1 + UART_RBR));
+	while (((lsr = inb(COM1 + UART_LSR)) & UART_LSR_DR) && budget--) {
+		c = inb(COM1 + UART_RBR);
+		if (!sysrq_uart_rx(lsr, c))
+			tty_receive_char(c);
+	}
 }
 
 /* ---- reading ------------------------------------------------------------- */
@@ -560,6 +570,6 @@ void tty_init(void)
 		return;
 	}
 	inb(COM1 + UART_RBR);	/* drop anything stale */
-	outb(COM1 + UART_IER, UART_IER_RDI);
+	outb(COM1 + UART_IER, UART_IER_RDI | UART_IER_RLSI);
 	pr_info("tty: ttyS0 is the console, input on IRQ %d\n", COM1_IRQ);
 }

@@ -22,14 +22,14 @@ bool mutex_trylock(struct mutex *m)
 	return true;
 }
 
-void mutex_lock(struct mutex *m)
+void __sched mutex_lock(struct mutex *m)
 {
 	if (m->owner == current && m->locked)
 		panic("mutex_lock: recursive locking by pid %d", current->pid);
 	wait_event(m->wait, mutex_trylock(m));
 }
 
-int mutex_lock_interruptible(struct mutex *m)
+int __sched mutex_lock_interruptible(struct mutex *m)
 {
 	return wait_event_interruptible(m->wait, mutex_trylock(m)) ? -EINTR : 0;
 }

@@ -139,7 +139,7 @@ static void switch_fpu_and_stack(struct task_struct *prev,
  * Give up the CPU. A task that is still TASK_RUNNING goes to the back of
  * the queue; one that set itself to sleep stays off it until woken.
  */
-void schedule(void)
+void __sched schedule(void)
 {
 	struct task_struct *prev = current, *next;
 	unsigned long flags;

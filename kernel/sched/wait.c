@@ -100,7 +100,7 @@ void init_wait_woken(struct wait_queue_entry *w)
  * interrupt in between would otherwise be undone. Other tasks cannot run
  * in between: the kernel is not preemptible.
  */
-long wait_woken(struct wait_queue_entry *w, long timeout)
+long __sched wait_woken(struct wait_queue_entry *w, long timeout)
 {
 	unsigned long flags = local_irq_save();
 

@@ -38,7 +38,7 @@ void run_timers(void)
  * leaves the list, so a wake-up that races with going to sleep is never
  * lost, only late by a tick.
  */
-int schedule_hrtimeout(u64 expires)
+int __sched schedule_hrtimeout(u64 expires)
 {
 	struct sleeper s = { current, expires };
 	unsigned long flags;
@@ -56,7 +56,7 @@ int schedule_hrtimeout(u64 expires)
 	return ktime_get_ns() < expires ? -EINTR : 0;
 }
 
-u64 schedule_timeout_interruptible(u64 ticks)
+u64 __sched schedule_timeout_interruptible(u64 ticks)
 {
 	u64 now = ktime_get_ns(), expires = U64_MAX;
 
