@@ -10,6 +10,7 @@
 #include <kernel/errno.h>
 #include <kernel/power.h>
 #include <kernel/printk.h>
+#include <kernel/random.h>
 #include <kernel/string.h>
 #include <kernel/syscalls.h>
 #include <kernel/time.h>
@@ -357,21 +358,7 @@ SYSCALL_DEFINE4(clock_nanosleep, int, which, int, flags,
 SYSCALL_DEFINE3(getrandom, void __user *, buf, size_t, len, unsigned int,
 		flags)
 {
-	static u64 state = 0x853c49e6748fea9bUL;
-	size_t done = 0;
-
-	state ^= rdtsc();
-	while (done < len) {	/* xorshift: good enough for AT_RANDOM users */
-		size_t n = min(len - done, sizeof(state));
-
-		state ^= state << 13;
-		state ^= state >> 7;
-		state ^= state << 17;
-		if (copy_to_user((char __user *)buf + done, &state, n))
-			return -EFAULT;
-		done += n;
-	}
-	return len;
+	return get_random_bytes_user(buf, len);	/* /dev/urandom's bytes */
 }
 
 #define LINUX_REBOOT_MAGIC1 0xfee1dead
