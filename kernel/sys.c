@@ -6,6 +6,7 @@
  * dumpable).
  */
 #include <kernel/sched.h>
+#include <fs/blkdev.h>
 #include <fs/file.h>
 #include <kernel/errno.h>
 #include <kernel/power.h>
@@ -399,9 +400,9 @@ _Static_assert(sizeof(struct sysinfo) == 112, "struct sysinfo is 112 bytes");
 
 /*
  * Sizes in bytes (mem_unit 1), as 64-bit Linux gives them. No swap, no
- * high memory; load averages are not kept (0); bufferram is 0 as
- * /proc/meminfo's Buffers. procs counts every task, kernel threads
- * included, as Linux's nr_threads.
+ * high memory; load averages are not kept (0); bufferram is
+ * /proc/meminfo's Buffers (the disks' own page caches). procs counts
+ * every task, kernel threads included, as Linux's nr_threads.
  */
 SYSCALL_DEFINE1(sysinfo, struct sysinfo __user *, info)
 {
@@ -413,6 +414,7 @@ SYSCALL_DEFINE1(sysinfo, struct sysinfo __user *, info)
 	si.uptime = ns / NSEC_PER_SEC + (ns % NSEC_PER_SEC ? 1 : 0);
 	si.totalram = totalram_pages * PAGE_SIZE;
 	si.freeram = nr_free_pages() * PAGE_SIZE;
+	si.bufferram = nr_blockdev_pages() * PAGE_SIZE;
 	list_for_each_entry(t, &task_list, tasks)
 		si.procs++;
 	si.mem_unit = 1;
