@@ -17,7 +17,7 @@
 #include <kernel/printk.h>
 #include <kernel/console.h>
 #include <kernel/errno.h>
-#include <kernel/panic.h>
+#include <kernel/init.h>
 #include <kernel/param.h>
 #include <kernel/sched.h>
 #include <kernel/spinlock.h>
@@ -26,8 +26,8 @@
 #include <kernel/time.h>
 #include <kernel/uaccess.h>
 #include <kernel/wait.h>
+#include <asm/processor.h>
 #include <fs/proc_fs.h>
-#include <kernel/init.h>
 
 #define LOG_BUF_SIZE (64 * 1024)
 #define LINE_MAX 1024
@@ -42,6 +42,7 @@ static u64 clear_seq;	/* READ_ALL starts here (or at log_first) */
 static bool at_line_start = true;
 static int line_level = LOGLEVEL_DEFAULT;	/* of the line being logged */
 static DECLARE_WAIT_QUEUE_HEAD(log_wait);	/* SYSLOG_ACTION_READ */
+static bool log_wake_pending;	/* for printk_tick */
 static struct console *consoles;
 static DEFINE_SPINLOCK(logbuf_lock);
 
@@ -149,10 +150,27 @@ int vprintk(const char *fmt, va_list ap)
 		line_level = level & 7;	/* a continuation keeps its line's */
 	emit(line, len, line_level < console_loglevel);
 	spin_unlock_irqrestore(&logbuf_lock, flags);
-	/* Waking takes the scheduler's lock: not while a panic may hold it. */
-	if (!oops_in_progress && !list_empty(&log_wait.head))
-		wake_up(&log_wait);
+	/*
+	 * Waking a reader takes the scheduler's lock, which the caller may
+	 * hold (it is held with interrupts off, as in a panic): with
+	 * interrupts off the next tick wakes the reader instead.
+	 */
+	if (!list_empty(&log_wait.head)) {
+		if (flags & X86_EFLAGS_IF)
+			wake_up(&log_wait);
+		else
+			log_wake_pending = true;
+	}
 	return len;
+}
+
+/* From the timer tick: wake a reader printk could not wake itself. */
+void printk_tick(void)
+{
+	if (log_wake_pending) {
+		log_wake_pending = false;
+		wake_up(&log_wait);
+	}
 }
 
 int printk(const char *fmt, ...)
