@@ -80,7 +80,8 @@ static void cpuinfo_read(struct cpuinfo *c)
 	u32 *brand = (u32 *)c->model_name;
 
 	memset(c, 0, sizeof(*c));
-	cpuid(0, 0, &c->max_leaf, &b, &d, &a);	/* vendor: ebx, edx, ecx */
+	/* the vendor string is in ebx, edx, ecx */
+	cpuid(0, 0, &c->max_leaf, &b, &d, &a);
 	memcpy(c->vendor, &b, 4);
 	memcpy(c->vendor + 4, &d, 4);
 	memcpy(c->vendor + 8, &a, 4);
