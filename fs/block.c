@@ -71,6 +71,25 @@ struct block_device *blkdev_get_by_dev(dev_t dev)
 	return found;
 }
 
+/*
+ * Pages of every disk's own page cache (its metadata buffers): the
+ * Buffers of /proc/meminfo, as Linux's nr_blockdev_pages. bd_inode is
+ * freed only by invalidate_bdev, in process context; this walk does not
+ * sleep and the kernel is not preemptible, so it cannot see one freed.
+ */
+unsigned long nr_blockdev_pages(void)
+{
+	struct block_device *b;
+	unsigned long n = 0;
+
+	spin_lock(&disks_lock);
+	list_for_each_entry(b, &all_disks, bd_list)
+		if (b->bd_inode)
+			n += READ_ONCE(b->bd_inode->i_mapping->nrpages);
+	spin_unlock(&disks_lock);
+	return n;
+}
+
 struct block_device *blkdev_get_by_name(const char *name)
 {
 	struct block_device *b, *found = NULL;

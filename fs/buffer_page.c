@@ -428,3 +428,22 @@ int block_write_full_page(struct page *page, get_block_t *get_block,
 	memset((char *)page_address(page) + offset, 0, PAGE_SIZE - offset);
 	return __block_write_full_page(inode, page, get_block, wbc);
 }
+
+/*
+ * Ask the file system where a block is without touching the page cache:
+ * no page, no buffer ring, nothing allocated. A block the page's buffers
+ * have not mapped yet (a write mapped only the blocks it covered) may be
+ * on disk all the same; this is how pagemap and FIBMAP find out.
+ */
+sector_t generic_block_bmap(struct address_space *mapping, sector_t block,
+			    get_block_t *get_block)
+{
+	struct inode *inode = mapping->host;
+	struct buffer_head tmp;
+
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.b_size = 1UL << inode->i_blkbits;
+	if (get_block(inode, block, &tmp, 0) || !buffer_mapped(&tmp))
+		return 0;
+	return tmp.b_blocknr;
+}

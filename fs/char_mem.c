@@ -1,10 +1,13 @@
 /*
  * fs/char_mem.c: the memory devices of major 1 (Linux's
  * drivers/char/mem.c): /dev/null (1,3) swallows writes and reads as
- * empty, /dev/zero (1,5) reads as zeroes. Registered by vfs_init.
+ * empty, /dev/zero (1,5) reads as zeroes; /dev/random (1,8) and
+ * /dev/urandom (1,9) are kernel/drivers/random.c's. Registered by
+ * vfs_init.
  */
 #include <fs/fs.h>
 #include <kernel/errno.h>
+#include <kernel/random.h>
 
 #define MEM_MAJOR 1
 
@@ -56,6 +59,12 @@ static int memory_open(struct inode *inode, struct file *file)
 		return 0;
 	case 5:
 		file->f_op = &zero_fops;
+		return 0;
+	case 8:
+		file->f_op = &random_fops;
+		return 0;
+	case 9:
+		file->f_op = &urandom_fops;
 		return 0;
 	}
 	return -ENXIO;

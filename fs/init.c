@@ -7,9 +7,10 @@
  * ramfs as the root ("rootfs"); give init_task a root, a cwd, a umask and
  * an empty fd table (every task inherits them through fork); unpack the
  * boot modules that are cpio archives; create what the archive did not
- * bring (/dev with console, null, zero, tty; /proc; /tmp); open
- * /dev/console as fds 0, 1 and 2 of init_task, which is where pid 1 gets
- * its standard streams (Linux's console_on_rootfs, done by kernel_init).
+ * bring (/dev with console, null, zero, random, urandom, tty; /proc;
+ * /tmp); open /dev/console as fds 0, 1 and 2 of init_task, which is where
+ * pid 1 gets its standard streams (Linux's console_on_rootfs, done by
+ * kernel_init).
  */
 #include <fs/file.h>
 #include <fs/fs_struct.h>
@@ -144,6 +145,8 @@ static void create_default_nodes(void)
 	make_node("/dev/null", S_IFCHR | 0666, MKDEV(1, 3));
 	make_node("/dev/ttyS1", S_IFCHR | 0600, MKDEV(TTY_MAJOR, 65));
 	make_node("/dev/zero", S_IFCHR | 0666, MKDEV(1, 5));
+	make_node("/dev/random", S_IFCHR | 0666, MKDEV(1, 8));
+	make_node("/dev/urandom", S_IFCHR | 0666, MKDEV(1, 9));
 	make_node("/proc", S_IFDIR | 0555, 0);
 	make_node("/tmp", S_IFDIR | 01777, 0);
 }

@@ -15,6 +15,7 @@
  */
 #include <fs/fs.h>
 #include <fs/pipe_fs_i.h>
+#include <kernel/errno.h>
 #include <kernel/panic.h>
 #include <kernel/sched.h>
 #include <kernel/time.h>
@@ -346,4 +347,15 @@ void touch_atime(struct file *file)
 					    (MS_NOATIME | MS_RDONLY)))
 		return;
 	inode->i_atime = current_time(inode);
+}
+
+int bmap(struct inode *inode, sector_t *block)
+{
+	const struct address_space_operations *a_ops = inode->i_mapping ?
+		inode->i_mapping->a_ops : NULL;
+
+	if (!a_ops || !a_ops->bmap)
+		return -EINVAL;
+	*block = a_ops->bmap(inode->i_mapping, *block);
+	return 0;
 }

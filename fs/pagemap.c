@@ -6,6 +6,12 @@
  * new, dirty, uptodate. /bin/pagemap prints it, i_size marked, so that
  * the page straddling EOF with its holes (blocksize < pagesize) shows.
  *
+ * A buffer that is not mapped is not always a hole: a write maps only the
+ * buffers it covers, a page read ahead has no buffers at all. For those
+ * blocks the file system is asked (->bmap, as FIBMAP does; it allocates
+ * nothing), after the page lock is dropped: a block it places on disk is
+ * reported PMB_ON_DISK, and only the rest are holes.
+ *
  * A snapshot: pages are looked at one by one, each under its page lock
  * when it can be had at once (a page being read or written is reported
  * locked, its buffers as they are). Any regular file that has a page
@@ -42,8 +48,10 @@ static void describe_page(struct page *page, struct pagemap_page *pm)
 		    (locked ? PM_LOCKED : 0);
 	pm->mapcount = page->_mapcount + 1;
 	pm->refcount = page_count(page) - 1;	/* not counting ours */
-	if (locked || !trylock_page(page))
+	if (locked || !trylock_page(page)) {
+		pm->flags |= PM_LOCKED;	/* (it is, now) */
 		return;
+	}
 	if (page_has_buffers(page)) {
 		struct buffer_head *head = page_buffers(page), *bh = head;
 
@@ -57,6 +65,30 @@ static void describe_page(struct page *page, struct pagemap_page *pm)
 		} while (bh != head && pm->nr_buffers < PAGEMAP_MAX_BUFFERS);
 	}
 	unlock_page(page);
+}
+
+/* Where the file system has the blocks no buffer of the page maps. */
+static void bmap_unmapped(struct inode *inode, struct pagemap_page *pm)
+{
+	unsigned int per_page = PAGE_SIZE >> inode->i_blkbits;
+	sector_t first = pm->index * per_page, block;
+
+	if (!inode->i_mapping->a_ops || !inode->i_mapping->a_ops->bmap ||
+	    (pm->flags & PM_LOCKED) || per_page > PAGEMAP_MAX_BUFFERS)
+		return;
+	if (!(pm->flags & PM_BUFFERS)) {
+		pm->flags |= PM_BMAP;
+		pm->nr_buffers = per_page;
+	}
+	for (unsigned int i = 0; i < pm->nr_buffers; i++) {
+		if (pm->buf_flags[i] & PMB_MAPPED)
+			continue;
+		block = first + i;
+		if (!bmap(inode, &block) && block) {
+			pm->buf_flags[i] |= PMB_ON_DISK;
+			pm->block[i] = block;
+		}
+	}
 }
 
 long pagemap_ioctl(struct file *file, unsigned long arg)
@@ -79,6 +111,7 @@ long pagemap_ioctl(struct file *file, unsigned long arg)
 		if (page) {
 			describe_page(page, &pm);
 			page_cache_release(page);
+			bmap_unmapped(inode, &pm);
 		}
 		if (copy_to_user((void __user *)(unsigned long)req.pages +
 				 i * sizeof(pm), &pm, sizeof(pm)))

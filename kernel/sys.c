@@ -6,10 +6,12 @@
  * dumpable).
  */
 #include <kernel/sched.h>
+#include <fs/blkdev.h>
 #include <fs/file.h>
 #include <kernel/errno.h>
 #include <kernel/power.h>
 #include <kernel/printk.h>
+#include <kernel/random.h>
 #include <kernel/string.h>
 #include <kernel/syscalls.h>
 #include <kernel/time.h>
@@ -357,21 +359,7 @@ SYSCALL_DEFINE4(clock_nanosleep, int, which, int, flags,
 SYSCALL_DEFINE3(getrandom, void __user *, buf, size_t, len, unsigned int,
 		flags)
 {
-	static u64 state = 0x853c49e6748fea9bUL;
-	size_t done = 0;
-
-	state ^= rdtsc();
-	while (done < len) {	/* xorshift: good enough for AT_RANDOM users */
-		size_t n = min(len - done, sizeof(state));
-
-		state ^= state << 13;
-		state ^= state >> 7;
-		state ^= state << 17;
-		if (copy_to_user((char __user *)buf + done, &state, n))
-			return -EFAULT;
-		done += n;
-	}
-	return len;
+	return get_random_bytes_user(buf, len);	/* /dev/urandom's bytes */
 }
 
 #define LINUX_REBOOT_MAGIC1 0xfee1dead
@@ -412,9 +400,9 @@ _Static_assert(sizeof(struct sysinfo) == 112, "struct sysinfo is 112 bytes");
 
 /*
  * Sizes in bytes (mem_unit 1), as 64-bit Linux gives them. No swap, no
- * high memory; load averages are not kept (0); bufferram is 0 as
- * /proc/meminfo's Buffers. procs counts every task, kernel threads
- * included, as Linux's nr_threads.
+ * high memory; load averages are not kept (0); bufferram is
+ * /proc/meminfo's Buffers (the disks' own page caches). procs counts
+ * every task, kernel threads included, as Linux's nr_threads.
  */
 SYSCALL_DEFINE1(sysinfo, struct sysinfo __user *, info)
 {
@@ -426,6 +414,7 @@ SYSCALL_DEFINE1(sysinfo, struct sysinfo __user *, info)
 	si.uptime = ns / NSEC_PER_SEC + (ns % NSEC_PER_SEC ? 1 : 0);
 	si.totalram = totalram_pages * PAGE_SIZE;
 	si.freeram = nr_free_pages() * PAGE_SIZE;
+	si.bufferram = nr_blockdev_pages() * PAGE_SIZE;
 	list_for_each_entry(t, &task_list, tasks)
 		si.procs++;
 	si.mem_unit = 1;

@@ -34,6 +34,7 @@ static unsigned long dirty_expire_cs = 3000, dirty_writeback_cs = 500;
 #define FLUSH_INTERVAL max(1UL, dirty_writeback_cs * HZ / 100)
 
 static unsigned long dirty_pages;	/* dirty pages of writeback mappings */
+static unsigned long writeback_pages;	/* pages under PG_writeback */
 static unsigned long dirty_limit = 1024;	/* pages; set from RAM size */
 static DECLARE_WAIT_QUEUE_HEAD(flusher_wait);
 
@@ -41,6 +42,11 @@ static DECLARE_WAIT_QUEUE_HEAD(flusher_wait);
 unsigned long nr_dirty_pages(void)
 {
 	return READ_ONCE(dirty_pages);
+}
+
+unsigned long nr_writeback_pages(void)
+{
+	return READ_ONCE(writeback_pages);
 }
 
 void mapping_set_error(struct address_space *mapping, int err)
@@ -100,15 +106,18 @@ void cancel_dirty_page(struct page *page)
 		account_page_cleaned(page);
 }
 
+/* Ends may come from a disk interrupt: the count is changed atomically. */
 void set_page_writeback(struct page *page)
 {
-	SetPageWriteback(page);
+	if (!test_and_set_bit(PG_writeback, &page->flags))
+		__atomic_add_fetch(&writeback_pages, 1, __ATOMIC_RELAXED);
 }
 
 void end_page_writeback(struct page *page)
 {
 	ClearPageReclaim(page);
-	ClearPageWriteback(page);
+	if (test_and_clear_bit(PG_writeback, &page->flags))
+		__atomic_sub_fetch(&writeback_pages, 1, __ATOMIC_RELAXED);
 	wake_up(page_waitqueue(page));
 }
 

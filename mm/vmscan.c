@@ -28,6 +28,11 @@ static LIST_HEAD(lru);
 static unsigned long lru_pages;
 static DEFINE_SPINLOCK(lru_lock);
 
+unsigned long nr_lru_pages(void)
+{
+	return READ_ONCE(lru_pages);
+}
+
 void lru_cache_add(struct page *page)
 {
 	unsigned long flags;

@@ -501,6 +501,11 @@ static bool ext2_releasepage(struct page *page, unsigned int gfp)
 	return try_to_free_buffers(page);
 }
 
+static sector_t ext2_bmap(struct address_space *mapping, sector_t block)
+{
+	return generic_block_bmap(mapping, block, ext2_get_block);
+}
+
 const struct address_space_operations ext2_aops = {
 	.readpage = ext2_readpage,
 	.readpages = ext2_readpages,
@@ -510,4 +515,5 @@ const struct address_space_operations ext2_aops = {
 	.set_page_dirty = __set_page_dirty_buffers,
 	.releasepage = ext2_releasepage,
 	.invalidatepage = block_invalidatepage,
+	.bmap = ext2_bmap,
 };

@@ -222,6 +222,8 @@ static struct file_system_type proc_fs_type = {
 };
 
 int meminfo_proc_show(struct seq_file *m, void *v);
+int cpuinfo_proc_show(struct seq_file *m, void *v);
+int version_proc_show(struct seq_file *m, void *v);
 int vmstat_proc_show(struct seq_file *m, void *v);
 int drop_caches_show(struct seq_file *m, void *v);
 int stat_proc_show(struct seq_file *m, void *v);
@@ -242,6 +244,8 @@ void proc_init(void)
 	register_filesystem(&proc_fs_type);
 	proc_create_single("cmdline", cmdline_proc_show);
 	proc_create_single("meminfo", meminfo_proc_show);
+	proc_create_single("cpuinfo", cpuinfo_proc_show);
+	proc_create_single("version", version_proc_show);
 	proc_create_single("mounts", proc_mounts_show);
 	proc_create_single("vmstat", vmstat_proc_show);
 	proc_create_single("stat", stat_proc_show);

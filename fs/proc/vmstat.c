@@ -14,6 +14,7 @@ int vmstat_proc_show(struct seq_file *m, void *v)
 	seq_printf(m, "nr_free_pages %lu\n", nr_free_pages());
 	seq_printf(m, "nr_file_pages %lu\n", nr_pagecache_pages());
 	seq_printf(m, "nr_dirty %lu\n", nr_dirty_pages());
+	seq_printf(m, "nr_writeback %lu\n", nr_writeback_pages());
 	for (int i = 0; i < NR_VM_EVENTS; i++)
 		seq_printf(m, "%s %lu\n", vm_event_names[i], vm_events[i]);
 	return 0;

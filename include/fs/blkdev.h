@@ -82,6 +82,8 @@ int add_disk(struct block_device *bdev);
 void show_disks_state(void);
 struct block_device *blkdev_get_by_dev(dev_t dev);
 struct block_device *blkdev_get_by_name(const char *name);
+/* Pages in the disks' own page caches (metadata buffers). */
+unsigned long nr_blockdev_pages(void);
 /* The block device a path names (a block special file), or ERR_PTR:
  * -ENOTBLK for other files, -ENXIO for a node without a disk. */
 struct block_device *lookup_bdev(const char *kernel_path);

@@ -28,8 +28,6 @@
 #include <fs/blkdev.h>
 #include <kernel/list.h>
 
-typedef u64 sector_t;	/* a block number, in file system blocks */
-
 enum bh_state_bits {
 	BH_Uptodate,	/* contains valid data */
 	BH_Dirty,	/* must be written back */
@@ -268,6 +266,10 @@ void block_invalidatepage(struct page *page, unsigned long offset);
 /* ->releasepage: free the buffers of a locked clean page; false when one
  * is dirty, locked or in use. */
 bool try_to_free_buffers(struct page *page);
+/* ->bmap for block file systems: get_block without create, on a buffer
+ * head of the stack; the disk block or 0. */
+sector_t generic_block_bmap(struct address_space *mapping, sector_t block,
+			    get_block_t *get_block);
 
 /*
  * ->page_mkwrite for block file systems: a store is about to make vmf->page

@@ -243,6 +243,9 @@ struct address_space_operations {
 	bool (*set_page_dirty)(struct page *page);
 	bool (*releasepage)(struct page *page, unsigned int gfp);
 	void (*invalidatepage)(struct page *page, unsigned long offset);
+	/* The disk block holding file block `block`, 0 for a hole; never
+	 * allocates (FIBMAP, pagemap). Optional. */
+	sector_t (*bmap)(struct address_space *mapping, sector_t block);
 };
 
 struct address_space {
@@ -611,6 +614,9 @@ void iput(struct inode *inode);
 void inode_init_owner(struct inode *inode, const struct inode *dir,
 		      umode_t mode);
 void mark_inode_dirty(struct inode *inode);
+/* File block *block -> its disk block (0: a hole) through ->bmap; -EINVAL
+ * when the file system has none (Linux's bmap()). */
+int bmap(struct inode *inode, sector_t *block);
 void __mark_inode_dirty(struct inode *inode, unsigned long flags);
 void inc_nlink(struct inode *inode);
 void drop_nlink(struct inode *inode);

@@ -43,6 +43,10 @@ extern int console_loglevel;
 __printf(1, 2) int printk(const char *fmt, ...);
 int vprintk(const char *fmt, va_list ap);
 
+/* The timer tick wakes syslog readers a printk with interrupts off could
+ * not wake. */
+void printk_tick(void);
+
 /* Write raw text to every console, bypassing levels (panic uses it). */
 void console_write(const char *s, size_t len);
 

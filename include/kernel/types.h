@@ -18,6 +18,7 @@ typedef long intptr_t;
 typedef long off_t;
 typedef long loff_t;
 typedef u64 phys_addr_t;
+typedef u64 sector_t;	/* a block number, in file system blocks */
 typedef _Bool bool;
 
 #define true 1

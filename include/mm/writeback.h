@@ -48,9 +48,12 @@ void sync_inodes_sb(struct super_block *sb);
  * write back some pages themselves. */
 void balance_dirty_pages_ratelimited(struct address_space *mapping);
 unsigned long nr_dirty_pages(void);
+unsigned long nr_writeback_pages(void);	/* under PG_writeback */
 
 /* The LRU of reclaimable page-cache pages (mm/vmscan.c). */
 void lru_cache_add(struct page *page);
+/* Pages on the LRU: the page cache reclaim could give back. */
+unsigned long nr_lru_pages(void);
 void lru_cache_del(struct page *page);
 void mark_page_accessed(struct page *page);
 /* Free up to nr pages; returns how many were freed. */

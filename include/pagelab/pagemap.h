@@ -18,20 +18,28 @@
 #define PM_WRITEBACK 0x08
 #define PM_LOCKED 0x10
 #define PM_BUFFERS 0x20	/* has buffer heads */
+#define PM_BMAP 0x40	/* no buffer heads, but the file system said where
+			 * each block is (->bmap): nr_buffers entries, each
+			 * PMB_ON_DISK or a hole */
 
 /* buffer flags */
-#define PMB_MAPPED 0x01	/* has a disk block (block is valid); else a hole */
+#define PMB_MAPPED 0x01	/* the buffer maps its disk block (block is
+			 * valid); else see PMB_ON_DISK */
 #define PMB_UPTODATE 0x02
 #define PMB_DIRTY 0x04
 #define PMB_NEW 0x08	/* just allocated, not yet written */
 #define PMB_LOCKED 0x10
+#define PMB_ON_DISK 0x20	/* not mapped by a buffer, yet on disk: the
+				 * file system's ->bmap gave block. Neither
+				 * this nor PMB_MAPPED: a hole */
 
 struct pagemap_page {
 	unsigned long long index;	/* page number in the file */
 	unsigned int flags;	/* PM_* */
 	int mapcount;	/* PTEs mapping it */
 	int refcount;
-	unsigned int nr_buffers;
+	unsigned int nr_buffers;	/* entries below: the buffers, or
+					 * with PM_BMAP the page's blocks */
 	unsigned int buf_flags[PAGEMAP_MAX_BUFFERS];	/* PMB_* */
 	unsigned long long block[PAGEMAP_MAX_BUFFERS];	/* disk block */
 };

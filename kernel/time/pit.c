@@ -8,6 +8,7 @@
 #include <kernel/time.h>
 #include <kernel/irq.h>
 #include <kernel/panic.h>
+#include <kernel/printk.h>
 #include <asm/io.h>
 
 #define PIT_CH0 0x40
@@ -24,6 +25,7 @@ static void timer_interrupt(int irq, void *data)
 	jiffies++;
 	run_timers();
 	run_itimers();
+	printk_tick();
 	scheduler_tick();
 }
 

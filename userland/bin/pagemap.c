@@ -12,6 +12,12 @@
  *   page  state      maps  blocks
  *      0  U D          1   [3073 UD] [3074 UD]|EOF [hole U] [hole U]
  *
+ * A block can be on disk while its buffer does not say so: a write maps
+ * only the buffers it covers, and a page read ahead has no buffers. The
+ * kernel then asks the file system (->bmap) and such a block shows as
+ * "[973 -]": on disk, not mapped by a buffer yet. "hole" is only a block
+ * the file system has no disk block for.
+ *
  * The numbers come from the PAGELAB_IOC_PAGEMAP ioctl (fs/pagemap.c).
  */
 #include <fcntl.h>
@@ -33,18 +39,19 @@ static void page_state(const struct pagemap_page *p, char *out)
 		p->flags & PM_LOCKED ? "L " : "");
 }
 
-/* One block: its disk block or "hole", then U(ptodate) D(irty) N(ew). */
+/* One block: its disk block or "hole", then U(ptodate) D(irty) N(ew)
+ * L(ocked), and "-" for a block on disk that no buffer maps. */
 static void print_block(const struct pagemap_page *p, unsigned int i)
 {
 	unsigned int f = p->buf_flags[i];
 
-	if (f & PMB_MAPPED)
+	if (f & (PMB_MAPPED | PMB_ON_DISK))
 		printf(" [%llu ", p->block[i]);
 	else
 		printf(" [hole ");
-	printf("%s%s%s%s]", f & PMB_UPTODATE ? "U" : "",
+	printf("%s%s%s%s%s]", f & PMB_UPTODATE ? "U" : "",
 	       f & PMB_DIRTY ? "D" : "", f & PMB_NEW ? "N" : "",
-	       f & PMB_LOCKED ? "L" : "");
+	       f & PMB_LOCKED ? "L" : "", f & PMB_ON_DISK ? "-" : "");
 }
 
 static void print_page(const struct pagemap_page *p, long long i_size,
@@ -61,7 +68,9 @@ static void print_page(const struct pagemap_page *p, long long i_size,
 	}
 	page_state(p, state);
 	printf("%6llu  %-10s %4d  ", p->index, state, p->mapcount);
-	if (!(p->flags & PM_BUFFERS))
+	if (p->flags & PM_BMAP)
+		printf(" (no buffers)");
+	else if (!(p->flags & PM_BUFFERS))
 		printf(" (no buffers: blocks not looked up yet)");
 	for (unsigned int i = 0; i < p->nr_buffers; i++) {
 		long long end = start + (long long)(i + 1) * blocksize;
@@ -123,6 +132,7 @@ int main(int argc, char **argv)
 	}
 	printf("state: U uptodate, D dirty, W writeback, L locked; maps: "
 	       "PTEs mapping the page;\nblock: disk block number or hole, "
-	       "U uptodate, D dirty, N new\n");
+	       "U uptodate, D dirty, N new, L locked, - on disk but not "
+	       "mapped by a buffer yet\n");
 	return 0;
 }
