@@ -630,8 +630,11 @@ static int kill_one(struct task_struct *t, int sig)
 	return send_sig_info(sig, &info, t);
 }
 
-
-
+/*
+ * A zombie is found as on Linux, until it is reaped: kill() of it, or of
+ * a group whose members are all zombies, succeeds (send_sig_info drops
+ * the signal). A shell may signal a job whose processes have exited.
+ */
 SYSCALL_DEFINE2(kill, pid_t, pid, int, sig)
 {
 	struct task_struct *t;
@@ -641,11 +644,11 @@ SYSCALL_DEFINE2(kill, pid_t, pid, int, sig)
 		return -EINVAL;
 	if (pid > 0) {
 		t = find_task_by_pid(pid);
-		return t && !t->exit_state ? kill_one(t, sig) : -ESRCH;
+		return t ? kill_one(t, sig) : -ESRCH;
 	}
 	/* pid 0: my group; -1: everyone but init and me; < -1: group -pid */
 	list_for_each_entry(t, &task_list, tasks) {
-		if (t->pid <= 0 || t->exit_state)
+		if (t->pid <= 0)
 			continue;
 		if (pid == -1 ? (t->pid == 1 || t == current)
 			      : t->pgid != (pid == 0 ? current->pgid : -pid))
@@ -662,7 +665,7 @@ SYSCALL_DEFINE2(tkill, pid_t, tid, int, sig)
 
 	if (sig < 0 || sig > _NSIG || tid <= 0)
 		return -EINVAL;
-	return t && !t->exit_state ? kill_one(t, sig) : -ESRCH;
+	return t ? kill_one(t, sig) : -ESRCH;
 }
 
 SYSCALL_DEFINE3(tgkill, pid_t, tgid, pid_t, tid, int, sig)
@@ -671,7 +674,7 @@ SYSCALL_DEFINE3(tgkill, pid_t, tgid, pid_t, tid, int, sig)
 
 	if (sig < 0 || sig > _NSIG || tid <= 0 || tgid <= 0)
 		return -EINVAL;
-	if (!t || t->exit_state || tgid != tid)
+	if (!t || tgid != tid)
 		return -ESRCH;
 	return kill_one(t, sig);
 }
@@ -697,7 +700,7 @@ static long do_rt_sigqueueinfo(pid_t tgid, pid_t pid, int sig,
 	    pid != current->pid)
 		return -EPERM;
 	t = pid > 0 ? find_task_by_pid(pid) : NULL;
-	if (!t || t->exit_state || (tgid && tgid != pid))
+	if (!t || (tgid && tgid != pid))
 		return -ESRCH;
 	if (sig < 0 || sig > _NSIG)
 		return -EINVAL;

@@ -86,7 +86,9 @@ SYSCALL_DEFINE2(getgroups, int, size, gid_t __user *, list)
 /*
  * Linux's rules: pid is me or my child (ESRCH), in my session and not a
  * session leader (EPERM); the group joined is its own (pgid 0 or its pid)
- * or one that already exists in my session (EPERM).
+ * or one that already exists in my session (EPERM). A zombie is still a
+ * member of its group until it is reaped: in `ls | cat`, cat joins the
+ * group of an ls that may have exited already.
  */
 SYSCALL_DEFINE2(setpgid, pid_t, pid, pid_t, pgid)
 {
@@ -103,8 +105,7 @@ SYSCALL_DEFINE2(setpgid, pid_t, pid, pid_t, pgid)
 		pgid = t->pid;
 	if (pgid != t->pid) {
 		list_for_each_entry(g, &task_list, tasks)
-			if (!g->exit_state && g->pgid == pgid &&
-			    g->sid == current->sid)
+			if (g->pgid == pgid && g->sid == current->sid)
 				found = true;
 		if (!found)
 			return -EPERM;
