@@ -75,13 +75,21 @@ static bool sig_default_ignored(int sig)
 	       sig == SIGCONT;
 }
 
-/* Would the target throw sig away on arrival? Then don't queue it. */
+/*
+ * Would the target throw sig away on arrival? Then don't queue it. init
+ * takes only the signals it has a handler for (Linux's sig_task_ignored):
+ * kill(1, SIGTERM) by root must not end the machine with a panic.
+ */
 static bool sig_ignored(struct task_struct *t, int sig)
 {
 	void *h = t->signal.action[sig - 1].handler;
 
+	if (t->signal.unkillable && (sigmask(sig) & UNBLOCKABLE))
+		return true;
 	if (t->signal.blocked & sigmask(sig))
 		return false;
+	if (t->signal.unkillable && h == SIG_DFL)
+		return true;
 	return h == SIG_IGN || (h == SIG_DFL && sig_default_ignored(sig));
 }
 
@@ -173,6 +181,9 @@ void force_sig_fault(int sig, int code, unsigned long addr)
 		t->signal.blocked &= ~sigmask(sig);
 		ka->handler = SIG_DFL;
 	}
+	/* Even init dies of a fault it has no handler for (then panics). */
+	if (ka->handler == SIG_DFL)
+		t->signal.unkillable = false;
 	t->signal.pending &= ~sigmask(sig);	/* this instance wins */
 	send_sig_info(sig, &info, t);
 }
@@ -325,7 +336,9 @@ static void deliver(int sig, siginfo_t *info, struct pt_regs *regs)
 		return;
 	}
 	if (ka->handler == SIG_DFL) {
-		if (sig_default_ignored(sig)) {
+		/* init: queued while blocked, the handler gone since. */
+		if (sig_default_ignored(sig) ||
+		    (t->signal.unkillable && !(sigmask(sig) & UNBLOCKABLE))) {
 			handle_restart(regs, NULL);
 			restore_saved_sigmask();
 			return;

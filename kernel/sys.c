@@ -475,8 +475,9 @@ SYSCALL_DEFINE3(getrandom, void __user *, buf, size_t, len, unsigned int,
 #define LINUX_REBOOT_CMD_RESTART 0x01234567
 #define LINUX_REBOOT_CMD_HALT 0xCDEF0123
 
-/* Halt, restart and power off all power off (status 0 for the host):
- * there is nothing to restart into under the test harness. */
+/* Power off (status 0 for the host), restart (a reset) or halt the
+ * machine: busybox's init asks for each (RB_POWER_OFF, RB_AUTOBOOT,
+ * RB_HALT_SYSTEM); file systems are the caller's to sync and unmount. */
 SYSCALL_DEFINE4(reboot, int, magic1, int, magic2, unsigned int, cmd,
 		void __user *, arg)
 {
@@ -485,10 +486,15 @@ SYSCALL_DEFINE4(reboot, int, magic1, int, magic2, unsigned int, cmd,
 		return -EINVAL;
 	if (current->cred.euid != 0)
 		return -EPERM;
-	if (cmd != LINUX_REBOOT_CMD_POWER_OFF && cmd != LINUX_REBOOT_CMD_HALT &&
-	    cmd != LINUX_REBOOT_CMD_RESTART)
-		return -EINVAL;
-	kernel_power_off(0);
+	switch (cmd) {
+	case LINUX_REBOOT_CMD_POWER_OFF:
+		kernel_power_off(0);
+	case LINUX_REBOOT_CMD_RESTART:
+		kernel_restart();
+	case LINUX_REBOOT_CMD_HALT:
+		kernel_halt();
+	}
+	return -EINVAL;
 }
 
 /* ---- sysinfo, times, getrusage ------------------------------------------ */

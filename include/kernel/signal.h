@@ -109,6 +109,9 @@ struct signal_state {
 	struct k_sigaction action[_NSIG];
 	sigset_t saved_mask;	/* rt_sigsuspend restores it */
 	bool restore_saved_mask;
+	/* init (Linux's SIGNAL_UNKILLABLE): a signal whose action is the
+	 * default is dropped, SIGKILL and SIGSTOP too; a fault clears it. */
+	bool unkillable;
 };
 
 struct task_struct;
