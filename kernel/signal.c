@@ -86,7 +86,7 @@ static bool sig_ignored(struct task_struct *t, int sig)
 
 	if (t->signal.unkillable && (sigmask(sig) & UNBLOCKABLE))
 		return true;
-	if (t->signal.blocked & sigmask(sig))
+	if ((t->signal.blocked | t->signal.real_blocked) & sigmask(sig))
 		return false;
 	if (t->signal.unkillable && h == SIG_DFL)
 		return true;
@@ -576,7 +576,10 @@ static int do_sigtimedwait(sigset_t these, siginfo_t *info, long timeout)
 
 	if (sig || !timeout)
 		return sig ? sig : -EAGAIN;
-	s->blocked &= ~these;	/* so that sending one wakes us */
+	/* So that sending one wakes us; real_blocked keeps it from being
+	 * dropped as ignored (SIGCHLD's default) meanwhile. */
+	s->real_blocked = saved;
+	s->blocked &= ~these;
 	for (;;) {
 		current->state = TASK_INTERRUPTIBLE;
 		if (signal_pending(current) || !timeout)
@@ -588,6 +591,7 @@ static int do_sigtimedwait(sigset_t these, siginfo_t *info, long timeout)
 	}
 	current->state = TASK_RUNNING;
 	s->blocked = saved;
+	s->real_blocked = 0;
 	sig = dequeue_signal_from(current, these, info);
 	if (sig)
 		return sig;
