@@ -181,8 +181,14 @@ proc pl_judge_exit {ex want {end poweroff}} {
 		if {[lindex $ex 0] eq "reset" && $S(restart)} {
 			return ""
 		}
-		return "expected a restart ('pagelab: restarting system',\
-		    then a reset), got: $ex"
+		if {[lindex $ex 0] eq "reset"} {
+			return "expected a restart, got a reset without the\
+			    kernel's 'pagelab: restarting system' (a triple\
+			    fault?)"
+		}
+		return "expected a restart, got: [pl_describe_exit \
+		    [expr {[lindex $ex 0] eq "poweroff" ?
+		    2 * [lindex $ex 1] + 1 : [lindex $ex 1]}]]"
 	}
 	switch -- [lindex $ex 0] {
 	reset {
