@@ -19,7 +19,8 @@
  *      (setsid, TIOCSCTTY), so that its job control can set the
  *      foreground group ^C goes to
  * All the while, every orphan the kernel re-parents to us is reaped:
- * waiting is always wait4(-1, ...), whichever child we are waiting for.
+ * waiting is always wait4(-1, ...), whichever child we are waiting for,
+ * with the signals init answers blocked except in sigsuspend.
  * PID 1 must never exit (the kernel would panic), so where there is
  * nothing left to do init powers the machine off, and if even that
  * fails it goes on reaping forever.
@@ -132,6 +133,40 @@ static void mount_disk(void)
 	       "there stays on the disk\n", dev, opts[0] ? ", " : "", opts);
 }
 
+static volatile sig_atomic_t shutdown_signal;
+/* Blocked all the time but in sigsuspend (wait_for), so that none can
+ * slip in between looking for it and going to sleep. */
+static sigset_t init_signals;
+
+static void on_shutdown_signal(int sig)
+{
+	shutdown_signal = sig;
+}
+
+static void on_sigchld(int sig)
+{
+	(void)sig;	/* only ends wait_for's sigsuspend */
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_shutdown_signal;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
+	sa.sa_handler = on_sigchld;
+	sigaction(SIGCHLD, &sa, NULL);
+	sigemptyset(&init_signals);
+	sigaddset(&init_signals, SIGTERM);
+	sigaddset(&init_signals, SIGUSR1);
+	sigaddset(&init_signals, SIGUSR2);
+	sigaddset(&init_signals, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &init_signals, NULL);
+}
+
 /*
  * Start argv[0] in a child, with the console as its controlling terminal
  * if ctty (what busybox's init and getty do for a login shell; without
@@ -153,6 +188,7 @@ static pid_t spawn(char *const argv[], bool ctty)
 	pid = fork();
 	if (pid == 0) {
 		close(fds[0]);
+		sigprocmask(SIG_UNBLOCK, &init_signals, NULL);
 		if (ctty && setsid() >= 0)
 			ioctl(0, TIOCSCTTY, 0);
 		execve(argv[0], argv, shell_env);
@@ -175,25 +211,6 @@ static pid_t spawn(char *const argv[], bool ctty)
 		return -1;
 	}
 	return pid;
-}
-
-static volatile sig_atomic_t shutdown_signal;
-
-static void on_shutdown_signal(int sig)
-{
-	shutdown_signal = sig;
-}
-
-/* The handlers interrupt whatever init waits for (no SA_RESTART). */
-static void catch_shutdown_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_shutdown_signal;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGUSR1, &sa, NULL);
-	sigaction(SIGUSR2, &sa, NULL);
 }
 
 static long now_ms(void)
@@ -253,17 +270,21 @@ static void __attribute__((noreturn)) shut_down(int sig)
  * shutdown signal ends the wait, and everything else. */
 static int wait_for(pid_t pid)
 {
+	sigset_t none;
 	int st;
 	pid_t r;
 
+	sigemptyset(&none);
 	for (;;) {
 		if (shutdown_signal)
 			shut_down(shutdown_signal);
-		r = wait4(-1, &st, 0, NULL);
+		r = wait4(-1, &st, WNOHANG, NULL);
 		if (r == pid)
 			return st;
 		if (r < 0 && errno == ECHILD)
 			return -1;
+		if (r == 0)
+			sigsuspend(&none);	/* SIGCHLD or a shutdown */
 	}
 }
 
@@ -300,7 +321,7 @@ int main(void)
 	open_console();
 	/* stderr is unbuffered already; stdout must not hold lines back. */
 	setvbuf(stdout, NULL, _IONBF, 0);
-	catch_shutdown_signals();
+	catch_signals();
 	mount_proc();
 	mount_devtmpfs();
 	mount_disk();
