@@ -75,13 +75,21 @@ static bool sig_default_ignored(int sig)
 	       sig == SIGCONT;
 }
 
-/* Would the target throw sig away on arrival? Then don't queue it. */
+/*
+ * Would the target throw sig away on arrival? Then don't queue it. init
+ * takes only the signals it has a handler for (Linux's sig_task_ignored):
+ * kill(1, SIGTERM) by root must not end the machine with a panic.
+ */
 static bool sig_ignored(struct task_struct *t, int sig)
 {
 	void *h = t->signal.action[sig - 1].handler;
 
-	if (t->signal.blocked & sigmask(sig))
+	if (t->signal.unkillable && (sigmask(sig) & UNBLOCKABLE))
+		return true;
+	if ((t->signal.blocked | t->signal.real_blocked) & sigmask(sig))
 		return false;
+	if (t->signal.unkillable && h == SIG_DFL)
+		return true;
 	return h == SIG_IGN || (h == SIG_DFL && sig_default_ignored(sig));
 }
 
@@ -173,6 +181,9 @@ void force_sig_fault(int sig, int code, unsigned long addr)
 		t->signal.blocked &= ~sigmask(sig);
 		ka->handler = SIG_DFL;
 	}
+	/* Even init dies of a fault it has no handler for (then panics). */
+	if (ka->handler == SIG_DFL)
+		t->signal.unkillable = false;
 	t->signal.pending &= ~sigmask(sig);	/* this instance wins */
 	send_sig_info(sig, &info, t);
 }
@@ -325,7 +336,9 @@ static void deliver(int sig, siginfo_t *info, struct pt_regs *regs)
 		return;
 	}
 	if (ka->handler == SIG_DFL) {
-		if (sig_default_ignored(sig)) {
+		/* init: queued while blocked, the handler gone since. */
+		if (sig_default_ignored(sig) ||
+		    (t->signal.unkillable && !(sigmask(sig) & UNBLOCKABLE))) {
 			handle_restart(regs, NULL);
 			restore_saved_sigmask();
 			return;
@@ -563,7 +576,10 @@ static int do_sigtimedwait(sigset_t these, siginfo_t *info, long timeout)
 
 	if (sig || !timeout)
 		return sig ? sig : -EAGAIN;
-	s->blocked &= ~these;	/* so that sending one wakes us */
+	/* So that sending one wakes us; real_blocked keeps it from being
+	 * dropped as ignored (SIGCHLD's default) meanwhile. */
+	s->real_blocked = saved;
+	s->blocked &= ~these;
 	for (;;) {
 		current->state = TASK_INTERRUPTIBLE;
 		if (signal_pending(current) || !timeout)
@@ -575,6 +591,7 @@ static int do_sigtimedwait(sigset_t these, siginfo_t *info, long timeout)
 	}
 	current->state = TASK_RUNNING;
 	s->blocked = saved;
+	s->real_blocked = 0;
 	sig = dequeue_signal_from(current, these, info);
 	if (sig)
 		return sig;
@@ -630,8 +647,11 @@ static int kill_one(struct task_struct *t, int sig)
 	return send_sig_info(sig, &info, t);
 }
 
-
-
+/*
+ * A zombie is found as on Linux, until it is reaped: kill() of it, or of
+ * a group whose members are all zombies, succeeds (send_sig_info drops
+ * the signal). A shell may signal a job whose processes have exited.
+ */
 SYSCALL_DEFINE2(kill, pid_t, pid, int, sig)
 {
 	struct task_struct *t;
@@ -641,11 +661,11 @@ SYSCALL_DEFINE2(kill, pid_t, pid, int, sig)
 		return -EINVAL;
 	if (pid > 0) {
 		t = find_task_by_pid(pid);
-		return t && !t->exit_state ? kill_one(t, sig) : -ESRCH;
+		return t ? kill_one(t, sig) : -ESRCH;
 	}
 	/* pid 0: my group; -1: everyone but init and me; < -1: group -pid */
 	list_for_each_entry(t, &task_list, tasks) {
-		if (t->pid <= 0 || t->exit_state)
+		if (t->pid <= 0)
 			continue;
 		if (pid == -1 ? (t->pid == 1 || t == current)
 			      : t->pgid != (pid == 0 ? current->pgid : -pid))
@@ -662,7 +682,7 @@ SYSCALL_DEFINE2(tkill, pid_t, tid, int, sig)
 
 	if (sig < 0 || sig > _NSIG || tid <= 0)
 		return -EINVAL;
-	return t && !t->exit_state ? kill_one(t, sig) : -ESRCH;
+	return t ? kill_one(t, sig) : -ESRCH;
 }
 
 SYSCALL_DEFINE3(tgkill, pid_t, tgid, pid_t, tid, int, sig)
@@ -671,7 +691,7 @@ SYSCALL_DEFINE3(tgkill, pid_t, tgid, pid_t, tid, int, sig)
 
 	if (sig < 0 || sig > _NSIG || tid <= 0 || tgid <= 0)
 		return -EINVAL;
-	if (!t || t->exit_state || tgid != tid)
+	if (!t || tgid != tid)
 		return -ESRCH;
 	return kill_one(t, sig);
 }
@@ -697,7 +717,7 @@ static long do_rt_sigqueueinfo(pid_t tgid, pid_t pid, int sig,
 	    pid != current->pid)
 		return -EPERM;
 	t = pid > 0 ? find_task_by_pid(pid) : NULL;
-	if (!t || t->exit_state || (tgid && tgid != pid))
+	if (!t || (tgid && tgid != pid))
 		return -ESRCH;
 	if (sig < 0 || sig > _NSIG)
 		return -EINVAL;

@@ -88,7 +88,9 @@ SYSCALL_DEFINE2(getgroups, int, size, gid_t __user *, list)
 /*
  * Linux's rules: pid is me or my child (ESRCH), in my session and not a
  * session leader (EPERM); the group joined is its own (pgid 0 or its pid)
- * or one that already exists in my session (EPERM).
+ * or one that already exists in my session (EPERM). A zombie is still a
+ * member of its group until it is reaped: in `ls | cat`, cat joins the
+ * group of an ls that may have exited already.
  */
 SYSCALL_DEFINE2(setpgid, pid_t, pid, pid_t, pgid)
 {
@@ -105,8 +107,7 @@ SYSCALL_DEFINE2(setpgid, pid_t, pid, pid_t, pgid)
 		pgid = t->pid;
 	if (pgid != t->pid) {
 		list_for_each_entry(g, &task_list, tasks)
-			if (!g->exit_state && g->pgid == pgid &&
-			    g->sid == current->sid)
+			if (g->pgid == pgid && g->sid == current->sid)
 				found = true;
 		if (!found)
 			return -EPERM;
@@ -315,45 +316,139 @@ SYSCALL_DEFINE2(gettimeofday, struct kernel_timespec __user *, tv, void __user *
 	return 0;
 }
 
-static long do_nanosleep(const struct kernel_timespec __user *req,
-			 struct kernel_timespec __user *rem)
-{
-	struct kernel_timespec ts;
-	u64 ns, left;
+#define TIMER_ABSTIME 1
 
+/* ns from a valid timespec, saturating: a far deadline is no deadline. */
+static u64 timespec_ns(const struct kernel_timespec *ts)
+{
+	if ((u64)ts->tv_sec >= U64_MAX / NSEC_PER_SEC - 1)
+		return U64_MAX;
+	return ts->tv_sec * NSEC_PER_SEC + ts->tv_nsec;
+}
+
+static int put_timespec_ns(u64 ns, struct kernel_timespec __user *uts)
+{
+	struct kernel_timespec ts = { ns / NSEC_PER_SEC, ns % NSEC_PER_SEC };
+
+	return copy_to_user(uts, &ts, sizeof(ts)) ? -EFAULT : 0;
+}
+
+/*
+ * Which clocks a sleep may be measured on, as Linux 6.1 answers: the
+ * real-time and monotonic ones (boot time is monotonic time here: no
+ * suspend); the process's CPU-time clock (posix_cpu_nsleep); -EOPNOTSUPP
+ * for the clocks that exist but cannot time a sleep (the thread's CPU
+ * time, the raw and coarse clocks); -EINVAL for the rest.
+ */
+static int nsleep_clock_ok(int which)
+{
+	switch (which) {
+	case CLOCK_REALTIME:
+	case CLOCK_MONOTONIC:
+	case CLOCK_BOOTTIME:
+	case CLOCK_PROCESS_CPUTIME_ID:
+		return 0;
+	case CLOCK_THREAD_CPUTIME_ID:
+	case CLOCK_MONOTONIC_RAW:
+	case CLOCK_REALTIME_COARSE:
+	case CLOCK_MONOTONIC_COARSE:
+		return -EOPNOTSUPP;
+	}
+	return -EINVAL;
+}
+
+/*
+ * The process's CPU time does not advance while its only thread sleeps:
+ * a deadline not yet reached is never reached, and only a signal ends the
+ * sleep (Linux does the same for a one-thread process).
+ */
+static long cpu_clock_nanosleep(u64 ns, bool abs,
+				struct kernel_timespec __user *rem)
+{
+	u64 now = current->utime_ticks * (NSEC_PER_SEC / HZ);
+
+	if (abs ? ns <= now : !ns)
+		return 0;
+	while (!signal_pending(current))
+		schedule_hrtimeout(U64_MAX);
+	if (abs)
+		return -ERESTARTNOHAND;
+	if (rem && put_timespec_ns(ns, rem))
+		return -EFAULT;
+	return -EINTR;
+}
+
+/*
+ * The monotonic time at which the real-time clock reads real. The clocks
+ * are read real first: the offset then errs low, the deadline late.
+ */
+static u64 realtime_to_monotonic(u64 real)
+{
+	u64 now_real = ktime_get_real_ns();
+	u64 offset = now_real - ktime_get_ns();
+
+	return real - min(real, offset);
+}
+
+/*
+ * Sleep on clock which until *req (TIMER_ABSTIME) or for *req. Every
+ * sleep becomes a deadline on the monotonic clock (kernel/time/timer.c):
+ * the real-time clock is the monotonic one plus the boot's epoch and is
+ * never set, so an absolute real-time deadline converts once.
+ * Interrupted by a signal, an absolute sleep leaves rem alone and is
+ * restarted unless a handler ran (its deadline still holds); a relative
+ * one writes the time left to rem and fails with EINTR (TODO: Linux
+ * restarts it for the time left when no handler ran: restart_block).
+ */
+static long do_clock_nanosleep(int which, int flags,
+			       const struct kernel_timespec __user *req,
+			       struct kernel_timespec __user *rem)
+{
+	bool abs = flags & TIMER_ABSTIME;
+	struct kernel_timespec ts;
+	u64 ns, now = ktime_get_ns(), expires;
+	int err = nsleep_clock_ok(which);
+
+	if (err)
+		return err;
 	if (copy_from_user(&ts, req, sizeof(ts)))
 		return -EFAULT;
 	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= (long)NSEC_PER_SEC)
 		return -EINVAL;
-	ns = ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-	left = DIV_ROUND_UP(ns, NSEC_PER_SEC / HZ);
-	while (left && !signal_pending(current))
-		left = schedule_timeout_interruptible(left);
-	if (!left)
+	ns = timespec_ns(&ts);
+	if (which == CLOCK_PROCESS_CPUTIME_ID)
+		return cpu_clock_nanosleep(ns, abs, rem);
+	if (!abs)
+		expires = ns > U64_MAX - now ? U64_MAX : now + ns;
+	else if (which != CLOCK_REALTIME || ns == U64_MAX)
+		expires = ns;
+	else
+		expires = realtime_to_monotonic(ns);
+	while (schedule_hrtimeout(expires))
+		if (signal_pending(current))
+			break;
+	now = ktime_get_ns();
+	if (now >= expires)
 		return 0;
-	if (rem) {
-		ns = left * (NSEC_PER_SEC / HZ);
-		ts.tv_sec = ns / NSEC_PER_SEC;
-		ts.tv_nsec = ns % NSEC_PER_SEC;
-		if (copy_to_user(rem, &ts, sizeof(ts)))
-			return -EFAULT;
-	}
+	if (abs)
+		return -ERESTARTNOHAND;
+	if (rem && put_timespec_ns(expires - now, rem))
+		return -EFAULT;
 	return -EINTR;
 }
 
 SYSCALL_DEFINE2(nanosleep, const struct kernel_timespec __user *, req,
 		struct kernel_timespec __user *, rem)
 {
-	return do_nanosleep(req, rem);
+	return do_clock_nanosleep(CLOCK_MONOTONIC, 0, req, rem);
 }
 
+/* Returns -errno; musl's clock_nanosleep() returns the errno itself. */
 SYSCALL_DEFINE4(clock_nanosleep, int, which, int, flags,
 		const struct kernel_timespec __user *, req,
 		struct kernel_timespec __user *, rem)
 {
-	if (flags)
-		return -EINVAL;	/* TIMER_ABSTIME: not implemented */
-	return do_nanosleep(req, rem);
+	return do_clock_nanosleep(which, flags, req, rem);
 }
 
 SYSCALL_DEFINE3(getrandom, void __user *, buf, size_t, len, unsigned int,
@@ -368,8 +463,9 @@ SYSCALL_DEFINE3(getrandom, void __user *, buf, size_t, len, unsigned int,
 #define LINUX_REBOOT_CMD_RESTART 0x01234567
 #define LINUX_REBOOT_CMD_HALT 0xCDEF0123
 
-/* Halt, restart and power off all power off (status 0 for the host):
- * there is nothing to restart into under the test harness. */
+/* Power off (status 0 for the host), restart (a reset) or halt the
+ * machine: busybox's init asks for each (RB_POWER_OFF, RB_AUTOBOOT,
+ * RB_HALT_SYSTEM); file systems are the caller's to sync and unmount. */
 SYSCALL_DEFINE4(reboot, int, magic1, int, magic2, unsigned int, cmd,
 		void __user *, arg)
 {
@@ -378,10 +474,15 @@ SYSCALL_DEFINE4(reboot, int, magic1, int, magic2, unsigned int, cmd,
 		return -EINVAL;
 	if (current->cred.euid != 0)
 		return -EPERM;
-	if (cmd != LINUX_REBOOT_CMD_POWER_OFF && cmd != LINUX_REBOOT_CMD_HALT &&
-	    cmd != LINUX_REBOOT_CMD_RESTART)
-		return -EINVAL;
-	kernel_power_off(0);
+	switch (cmd) {
+	case LINUX_REBOOT_CMD_POWER_OFF:
+		kernel_power_off(0);
+	case LINUX_REBOOT_CMD_RESTART:
+		kernel_restart();
+	case LINUX_REBOOT_CMD_HALT:
+		kernel_halt();
+	}
+	return -EINVAL;
 }
 
 /* ---- sysinfo, times, getrusage ------------------------------------------ */

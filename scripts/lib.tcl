@@ -46,6 +46,9 @@ namespace eval pl {
 	variable re_complete "${ts}pagelab: boot complete"
 	variable re_panic "${ts}((?:Kernel panic - not syncing|BUG|Oops): .*)"
 	variable re_panic_end {---\[ end Kernel panic}
+	# reboot(2)'s two other ends (kernel/power.c).
+	variable re_halted "${ts}pagelab: system halted"
+	variable re_restart "${ts}pagelab: restarting system"
 	# After the first sign of a panic, how long to wait for its end line.
 	variable panic_grace 5
 	# A task dump (sysrq t) asked of a guest that timed out: how long to
@@ -77,7 +80,8 @@ proc pl_state_reset {boot} {
 	global S
 	array unset S
 	array set S {console "" cr "" scanpos 0 steppos 0 banners 0
-	    banner_ms "" complete 0 panic "" panic_ms 0 panic_end 0
+	    banner_ms "" complete 0 panic "" panic_ms 0 panic_end 0 halted 0
+	    restart 0
 	    eof 0 killed 0 watch 1 cmd "" fsck "" dumpat ""}
 	set S(watch) [expr {[dict get $boot command] eq ""}]
 }
@@ -255,6 +259,12 @@ proc pl_scan_line {line} {
 	if {[regexp $pl::re_panic_end $line]} {
 		set S(panic_end) 1
 	}
+	if {[regexp $pl::re_halted $line]} {
+		set S(halted) 1
+	}
+	if {[regexp $pl::re_restart $line]} {
+		set S(restart) 1
+	}
 }
 
 # True once the run cannot go on: the process is gone, the kernel panicked
@@ -324,12 +334,17 @@ proc pl_wait {re secs} {
 
 # After the steps: wait for the process to end by itself.  Returns how it
 # ended: exited, panic (killed after the panic's end line), panic-hang
-# (no end line within the grace time), reboot (killed) or timeout (killed).
+# (no end line within the grace time), halted (killed after the kernel
+# said so: a halted machine stays on), reboot (killed) or timeout (killed).
 proc pl_finish {boot} {
 	global S
 	while {1} {
 		if {$S(eof)} {
 			return exited
+		}
+		if {$S(halted)} {
+			pl_kill
+			return halted
 		}
 		if {$S(panic_end)} {
 			pl_kill
@@ -418,10 +433,15 @@ proc pl_stop_command {} {
 # a panic or a reboot; reset): its disks were never cleanly unmounted, so
 # e2fsck's complaints about them are the expected debris, not the cause.
 proc pl_unclean {how code} {
+	global S
+	if {$how eq "halted"} {
+		return 0	;# init unmounted the disks before it asked
+	}
 	if {$how ne "exited" || $code eq ""} {
 		return 1
 	}
-	return [expr {[lindex [pl_decode_exit $code] 0] ne "poweroff"}]
+	set ex [lindex [pl_decode_exit $code] 0]
+	return [expr {$ex ne "poweroff" && !($ex eq "reset" && $S(restart))}]
 }
 
 # Collect the process's exit code ("" when we killed it).

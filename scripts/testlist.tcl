@@ -13,6 +13,12 @@
 #       timeout SECONDS          for the whole run (default 20), scaled
 #       panic yes|no             a kernel panic is the expected end (no)
 #       exit N                   expected power-off status (default 0)
+#       end poweroff|reset|halt  how the guest ends (default poweroff):
+#                                reset (reboot(2) RESTART; QEMU runs with
+#                                -no-reboot, so it exits 0) or halt (the
+#                                kernel's "pagelab: system halted" line;
+#                                QEMU is then stopped), each after the
+#                                kernel's line saying so
 #       disk FILE | disk {new SIZE MKE2FS-OPTION...}   ext2 disk, fresh
 #                                copy, e2fsck -fn after (repeatable)
 #       rawdisk FILE             a disk that is not checked (repeatable)
@@ -196,7 +202,7 @@ proc pl_parse_boot {where file lineno words} {
 	pl_check_name $where $name
 	set boot [dict create name $name file $file line $lineno \
 	    image kernel kernel [pl_kernel] cmdline "" initrd default \
-	    timeout 20 panic 0 exit 0 disks {} qemu {} emulator "" \
+	    timeout 20 panic 0 exit 0 end poweroff disks {} qemu {} emulator "" \
 	    command "" alone 0 steps {} tests {}]
 	set opts [lrange $words 2 end]
 	if {[llength $opts] % 2} {
@@ -229,6 +235,12 @@ proc pl_boot_option {where bootvar k v} {
 			error "$where: $k wants a number, not '$v'"
 		}
 		dict set boot $k $v
+	}
+	end {
+		if {$v ni {poweroff reset halt}} {
+			error "$where: end is poweroff, reset or halt, not '$v'"
+		}
+		dict set boot end $v
 	}
 	panic - alone {
 		if {$v ni {yes no}} {

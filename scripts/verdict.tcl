@@ -7,8 +7,9 @@
 # S array that scripts/lib.tcl fills while the boot runs.
 #
 # Roadmap:
-#   pl_judge           "" or why the boot failed; pl_judge_panic and
-#                      pl_judge_exit judge the two ways a boot may end
+#   pl_judge           "" or why the boot failed; pl_judge_panic,
+#                      pl_judge_halt and pl_judge_exit judge the ways a
+#                      boot may end
 #   pl_judge_run       why a host command that ran scripts/pagelab-run
 #                      failed, from what pagelab-run printed
 #   pl_describe_exit   QEMU's exit code in words
@@ -80,12 +81,16 @@ proc pl_judge {boot stepwhy how code secs} {
 	if {[dict get $boot panic]} {
 		return [pl_with_hang [pl_judge_panic $how $code $t] $S(console)]
 	}
-	if {$how eq "timeout"} {
+	set end [dict get $boot end]
+	if {$how eq "halted" || $end eq "halt"} {
+		set why [pl_judge_halt $how $end $t]
+	} elseif {$how eq "timeout"} {
 		return [pl_with_hang "timeout: no power-off within ${t}s;\
 		    last line [pl_last_line]" $S(console)]
+	} else {
+		set ex [expr {$code eq "" ? "" : [pl_decode_exit $code]}]
+		set why [pl_judge_exit $ex [dict get $boot exit] $end]
 	}
-	set ex [expr {$code eq "" ? "" : [pl_decode_exit $code]}]
-	set why [pl_judge_exit $ex [dict get $boot exit]]
 	if {$why eq "" && !$S(complete)} {
 		set why "no 'pagelab: boot complete' line"
 	}
@@ -248,9 +253,39 @@ proc pl_describe_exit {code} {
 	return "QEMU exit code $code"
 }
 
-proc pl_judge_exit {ex want} {
+# A halt ends no QEMU: pl_finish stops it once the kernel said so.
+proc pl_judge_halt {how end t} {
+	if {$how eq "halted" && $end eq "halt"} {
+		return ""
+	}
+	if {$how eq "halted"} {
+		return "guest halted (pagelab: system halted), expected $end"
+	}
+	if {$how eq "timeout"} {
+		return "timeout: no halt within ${t}s; last line [pl_last_line]"
+	}
+	return "expected the guest to halt, but it ended otherwise"
+}
+
+# END: the boot's `end` (poweroff or reset); a reset counts only after
+# the kernel's restart line (a triple fault resets QEMU too).
+proc pl_judge_exit {ex want {end poweroff}} {
+	global S
 	if {$ex eq ""} {
 		return "QEMU did not exit normally"
+	}
+	if {$end eq "reset"} {
+		if {[lindex $ex 0] eq "reset" && $S(restart)} {
+			return ""
+		}
+		if {[lindex $ex 0] eq "reset"} {
+			return "expected a restart, got a reset without the\
+			    kernel's 'pagelab: restarting system' (a triple\
+			    fault?)"
+		}
+		return "expected a restart, got: [pl_describe_exit \
+		    [expr {[lindex $ex 0] eq "poweroff" ?
+		    2 * [lindex $ex 1] + 1 : [lindex $ex 1]}]]"
 	}
 	switch -- [lindex $ex 0] {
 	reset {

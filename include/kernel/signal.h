@@ -108,7 +108,13 @@ struct signal_state {
 	siginfo_t info[_NSIG];	/* the pending instance of each signal */
 	struct k_sigaction action[_NSIG];
 	sigset_t saved_mask;	/* rt_sigsuspend restores it */
+	/* The mask before rt_sigtimedwait unblocked its set: a signal blocked
+	 * here is never "ignored" at sending (Linux's real_blocked). */
+	sigset_t real_blocked;
 	bool restore_saved_mask;
+	/* init (Linux's SIGNAL_UNKILLABLE): a signal whose action is the
+	 * default is dropped, SIGKILL and SIGSTOP too; a fault clears it. */
+	bool unkillable;
 };
 
 struct task_struct;

@@ -374,13 +374,14 @@ static long tty_set_termios(struct tty_struct *tty, unsigned int cmd,
 	return 0;
 }
 
-/* Is some live task of session sid in process group pgrp? */
+/* Is some task of session sid in process group pgrp? Zombies count: the
+ * group lives until its last member is reaped (Linux's pid hashes). */
 static bool pgrp_in_session(pid_t pgrp, pid_t sid)
 {
 	struct task_struct *t;
 
 	list_for_each_entry(t, &task_list, tasks)
-		if (!t->exit_state && t->pgid == pgrp && t->sid == sid)
+		if (t->pgid == pgrp && t->sid == sid)
 			return true;
 	return false;
 }

@@ -19,10 +19,18 @@
  *      (setsid, TIOCSCTTY), so that its job control can set the
  *      foreground group ^C goes to
  * All the while, every orphan the kernel re-parents to us is reaped:
- * waiting is always wait4(-1, ...), whichever child we are waiting for.
+ * waiting is always wait4(-1, ...), whichever child we are waiting for,
+ * with the signals init answers blocked except in sigsuspend.
  * PID 1 must never exit (the kernel would panic), so where there is
  * nothing left to do init powers the machine off, and if even that
  * fails it goes on reaping forever.
+ *
+ * Shutting down, busybox init's convention (busybox's reboot, halt and
+ * poweroff send these): SIGTERM reboots, SIGUSR1 halts, SIGUSR2 powers
+ * off. Each syncs, sends every other process SIGTERM, gives them up to a
+ * second to go, sends SIGKILL to the rest, unmounts the disks and calls
+ * reboot(2) with RESTART, HALT or POWER_OFF. (The kernel drops any
+ * signal pid 1 has no handler for, so nothing else can stop init.)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +46,7 @@
 #include <unistd.h>
 
 #include "linux_reboot.h"
+#include "unmount.h"
 
 #define RUN_SCRIPT "/etc/pagelab-run"
 #define SHELL "/bin/sh"
@@ -124,6 +133,40 @@ static void mount_disk(void)
 	       "there stays on the disk\n", dev, opts[0] ? ", " : "", opts);
 }
 
+static volatile sig_atomic_t shutdown_signal;
+/* Blocked all the time but in sigsuspend (wait_for), so that none can
+ * slip in between looking for it and going to sleep. */
+static sigset_t init_signals;
+
+static void on_shutdown_signal(int sig)
+{
+	shutdown_signal = sig;
+}
+
+static void on_sigchld(int sig)
+{
+	(void)sig;	/* only ends wait_for's sigsuspend */
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_shutdown_signal;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
+	sa.sa_handler = on_sigchld;
+	sigaction(SIGCHLD, &sa, NULL);
+	sigemptyset(&init_signals);
+	sigaddset(&init_signals, SIGTERM);
+	sigaddset(&init_signals, SIGUSR1);
+	sigaddset(&init_signals, SIGUSR2);
+	sigaddset(&init_signals, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &init_signals, NULL);
+}
+
 /*
  * Start argv[0] in a child, with the console as its controlling terminal
  * if ctty (what busybox's init and getty do for a login shell; without
@@ -145,6 +188,7 @@ static pid_t spawn(char *const argv[], bool ctty)
 	pid = fork();
 	if (pid == 0) {
 		close(fds[0]);
+		sigprocmask(SIG_UNBLOCK, &init_signals, NULL);
 		if (ctty && setsid() >= 0)
 			ioctl(0, TIOCSCTTY, 0);
 		execve(argv[0], argv, shell_env);
@@ -169,19 +213,78 @@ static pid_t spawn(char *const argv[], bool ctty)
 	return pid;
 }
 
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+}
+
+/* Reap until no process but init is left, or ms have passed. */
+static void reap_all_within(long ms)
+{
+	struct timespec tick = { 0, 10 * 1000000L };
+	long end = now_ms() + ms;
+	int st;
+
+	do {
+		while (waitpid(-1, &st, WNOHANG) > 0)
+			;
+		if (kill(-1, 0) < 0 && errno == ESRCH)
+			return;
+		nanosleep(&tick, NULL);
+	} while (now_ms() < end);
+}
+
+static void __attribute__((noreturn)) shut_down(int sig)
+{
+	const char *what = sig == SIGTERM ? "reboot" :
+			   sig == SIGUSR1 ? "halt" : "poweroff";
+	unsigned int cmd = sig == SIGTERM ? LINUX_REBOOT_CMD_RESTART :
+			   sig == SIGUSR1 ? LINUX_REBOOT_CMD_HALT :
+					    LINUX_REBOOT_CMD_POWER_OFF;
+	int st;
+
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGUSR1, SIG_IGN);
+	signal(SIGUSR2, SIG_IGN);
+	printf("init: %s: the system is going down\n", what);
+	sync();
+	kill(-1, SIGTERM);
+	reap_all_within(1000);
+	kill(-1, SIGKILL);
+	reap_all_within(1000);
+	sync();
+	unmount_disks("init");
+	printf("init: requesting system %s\n", what);
+	linux_reboot(cmd);
+	fprintf(stderr, "init: cannot %s: %s\n", what, strerror(errno));
+	for (;;)
+		if (wait4(-1, &st, 0, NULL) < 0 && errno == ECHILD)
+			sleep(60);
+}
+
 /* Reap children until pid exits; returns its wait status (-1: no such
- * child). Orphans that exit meanwhile are reaped and forgotten. */
+ * child). Orphans that exit meanwhile are reaped and forgotten. A
+ * shutdown signal ends the wait, and everything else. */
 static int wait_for(pid_t pid)
 {
+	sigset_t none;
 	int st;
 	pid_t r;
 
+	sigemptyset(&none);
 	for (;;) {
-		r = wait4(-1, &st, 0, NULL);
+		if (shutdown_signal)
+			shut_down(shutdown_signal);
+		r = wait4(-1, &st, WNOHANG, NULL);
 		if (r == pid)
 			return st;
 		if (r < 0 && errno == ECHILD)
 			return -1;
+		if (r == 0)
+			sigsuspend(&none);	/* SIGCHLD or a shutdown */
 	}
 }
 
@@ -209,14 +312,6 @@ static void __attribute__((noreturn)) power_off(void)
 			sleep(60);
 }
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
-}
-
 int main(void)
 {
 	static char *const run_argv[] = {SHELL, RUN_SCRIPT, NULL};
@@ -226,6 +321,7 @@ int main(void)
 	open_console();
 	/* stderr is unbuffered already; stdout must not hold lines back. */
 	setvbuf(stdout, NULL, _IONBF, 0);
+	catch_signals();
 	mount_proc();
 	mount_devtmpfs();
 	mount_disk();
@@ -247,5 +343,7 @@ int main(void)
 		report(SHELL, wait_for(pid));
 		if (now_ms() - started < 1000)
 			sleep(1);
+		if (shutdown_signal)
+			shut_down(shutdown_signal);
 	}
 }

@@ -15,6 +15,7 @@
 #define LINUX_REBOOT_MAGIC2 672274793
 #define LINUX_REBOOT_CMD_RESTART 0x01234567
 #define LINUX_REBOOT_CMD_POWER_OFF 0x4321fedc
+#define LINUX_REBOOT_CMD_HALT 0xcdef0123
 
 /* Returns only on failure: -1 with errno. */
 static inline int linux_reboot(unsigned int cmd)

@@ -6,7 +6,10 @@
  *   or elapsed timeout is EAGAIN; sigwaitinfo wakes on a signal from
  *   another process; a handled signal outside the set interrupts (EINTR);
  *   rt_sigqueueinfo's EPERM (posing as kill() towards another process),
- *   ESRCH and EINVAL; the EINVAL cases of rt_sigtimedwait.
+ *   ESRCH and EINVAL; the EINVAL cases of rt_sigtimedwait; a signal
+ *   whose default action is to ignore it (SIGCHLD) is taken when it
+ *   arrives during the wait (it used to be thrown away: unblocked for the
+ *   wait, it looked ignored).
  *
  * Same verdict on Linux.
  */
@@ -18,6 +21,8 @@
 #include <sys/time.h>
 #include <sys/times.h>
 #include <sys/wait.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 #include "tap.h"
@@ -136,6 +141,50 @@ static void test_queueinfo_errors(const sigset_t *set)
 	is_errno(sigtimedwait(set, &si, &bad), EINVAL, "tv_nsec 1e9: EINVAL");
 }
 
+/* The state letter of /proc/PID/stat, or 0. */
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* SIGCHLD (default action: ignore) blocked and waited for; the child
+ * exits once the parent sleeps in the wait (/proc says S). */
+static void test_sigchld_wait(void)
+{
+	struct timespec t5 = { 5, 0 };
+	sigset_t chld;
+	siginfo_t si;
+	pid_t pid, parent = getpid();
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, NULL);
+	pid = fork();
+	if (pid == 0) {
+		for (int i = 0; i < 5000 && proc_state(parent) != 'S'; i++)
+			usleep(1000);
+		_exit(0);
+	}
+	memset(&si, 0, sizeof(si));
+	is_int(sigtimedwait(&chld, &si, &t5), SIGCHLD,
+	       "SIGCHLD (ignored by default) arriving during the wait is taken");
+	ok(si.si_pid == pid && si.si_code == CLD_EXITED,
+	   "with the child's pid and CLD_EXITED");
+	waitpid(pid, NULL, 0);
+	sigprocmask(SIG_UNBLOCK, &chld, NULL);
+}
+
 int main(void)
 {
 	struct sigaction sa;
@@ -148,9 +197,10 @@ int main(void)
 	sigaddset(&set, SIGUSR1);
 	sigaddset(&set, SIGUSR2);
 	sigprocmask(SIG_BLOCK, &set, NULL);
-	plan(21);
+	plan(23);
 	test_timedwait(&set);
 	test_wakeups(&set);
 	test_queueinfo_errors(&set);
+	test_sigchld_wait();
 	return done_testing();
 }
