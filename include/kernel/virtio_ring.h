@@ -83,7 +83,8 @@ struct virtqueue {
 	bool broken;	/* the device misbehaved: no more I/O */
 	void **data;	/* per head descriptor: the caller's token */
 
-	unsigned long nr_added, nr_used, nr_kicks, nr_kicks_suppressed;
+	unsigned long nr_added, nr_used, nr_kicks;
+	unsigned long nr_kicks_unneeded;	/* kicked though NO_NOTIFY was set */
 };
 
 /* Allocate and initialise a queue of num entries (a power of two). NULL
