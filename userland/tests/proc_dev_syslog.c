@@ -267,8 +267,14 @@ static void check_syslog(void)
 	ok(lines_have_level_and_stamp(all, n),
 	   "each line is \"<level>[stamp] text\"");
 	all[n] = 0;
-	ok(strstr(all, " version ") != NULL,
-	   "the boot's \"... version ...\" line is there");
+	/* A machine up for hours has long since overwritten its boot lines
+	 * (the host, under make -C userland check): pagelab's is fresh. */
+	if (pagelab || strstr(all, " version "))
+		ok(strstr(all, " version ") != NULL,
+		   "the boot's \"... version ...\" line is there");
+	else
+		skip("the boot lines have left the ring buffer",
+		     "the boot's \"... version ...\" line is there");
 	m = klogctl(SYSLOG_ACTION_READ_ALL, text, 300);
 	ok(m > 0 && m <= 300 && text[0] == '<' && text[m - 1] == '\n',
 	   "READ_ALL into 300 bytes gives the newest whole lines (%ld)", m);
