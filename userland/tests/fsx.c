@@ -176,7 +176,8 @@ static void set_size(unsigned long new)
 	size = new;
 }
 
-/* Fill buf[0..len) with bytes no earlier operation wrote in that place. */
+/* Fill buf[0..len) with random bytes, never zero: a lost write or a
+ * block read as a hole never passes for them. */
 static void fill(unsigned long len)
 {
 	for (unsigned long i = 0; i < len; i++)
