@@ -51,18 +51,19 @@ static int map_page_blocks(struct page *page, get_block_t *get_block,
 	unsigned int per_page = PAGE_SIZE >> bbits, n;
 	sector_t iblock = (sector_t)page->index << (PAGE_SHIFT - bbits);
 	sector_t lblock = (i_size_read(inode) + (1UL << bbits) - 1) >> bbits;
-	struct buffer_head map;
 
 	if (page_has_buffers(page))
 		return -1;
 	for (n = 0; n < per_page && iblock + n < lblock; n++) {
-		memset(&map, 0, sizeof(map));
-		map.b_size = 1UL << bbits;
-		if (get_block(inode, iblock + n, &map, 0) || !buffer_mapped(&map))
+		/* 0: a hole, or the lookup failed; either way, not this way */
+		sector_t b = generic_block_bmap(page->mapping, iblock + n,
+						get_block);
+
+		if (!b)
 			return -1;
 		if (!n)
-			*first = map.b_blocknr;
-		else if (map.b_blocknr != *first + n)
+			*first = b;
+		else if (b != *first + n)
 			return -1;
 	}
 	return n ? (int)n : -1;
