@@ -40,8 +40,8 @@ KCFLAGS := -std=gnu11 -O2 -g -ffile-prefix-map=$(CURDIR)=. -Wall -Wextra $(WERRO
 	-fno-stack-protector -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
 	-fno-optimize-sibling-calls \
 	-fno-strict-aliasing -fno-common -fno-asynchronous-unwind-tables \
-	-fno-delete-null-pointer-checks -Iinclude -MMD -MP
-KASFLAGS := -Iinclude -D__ASSEMBLY__ -MMD -MP
+	-fno-delete-null-pointer-checks -Iinclude -Iarch/x86/include -MMD -MP
+KASFLAGS := -Iinclude -Iarch/x86/include -D__ASSEMBLY__ -MMD -MP
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack \
 	--no-warn-rwx-segments -T $(B)/kernel.ld
 
@@ -53,8 +53,9 @@ TRACED := fs/open.c fs/attr.c fs/libfs.c fs/buffer_write.c fs/ext2/truncate.c \
 TRACE_CFLAGS := -pg -mfentry -fno-inline-functions -fno-inline-small-functions \
 	-fno-partial-inlining -fno-ipa-cp -fno-ipa-sra
 
-KSRC_C := $(shell find kernel mm lib fs -name '*.c' 2>/dev/null | sort)
-KSRC_S := $(shell find kernel mm lib fs -name '*.S' ! -name '*.ld.S' 2>/dev/null | sort)
+KDIRS := arch kernel mm lib fs block drivers
+KSRC_C := $(shell find $(KDIRS) -name '*.c' 2>/dev/null | sort)
+KSRC_S := $(shell find $(KDIRS) -name '*.S' ! -name '*.ld.S' 2>/dev/null | sort)
 KOBJS := $(KSRC_C:%.c=$(B)/%.o) $(KSRC_S:%.S=$(B)/%.o)
 
 UCFLAGS := -static -O2 -g -ffile-prefix-map=$(CURDIR)=. -Wall -Wextra -Werror -std=gnu11 -Iuserland/include -idirafter include
@@ -81,9 +82,9 @@ $(B)/%.o: %.S
 	@echo "  AS      $<"
 	$(Q)$(CC) $(KASFLAGS) -c $< -o $@
 
-$(B)/kernel.ld: kernel/kernel.ld.S include/asm/boot.h
+$(B)/kernel.ld: arch/x86/kernel/kernel.ld.S arch/x86/include/asm/boot.h
 	@mkdir -p $(B)
-	$(Q)$(CC) -E -P -x c -Iinclude -D__ASSEMBLY__ $< -o $@
+	$(Q)$(CC) -E -P -x c -Iinclude -Iarch/x86/include -D__ASSEMBLY__ $< -o $@
 
 # Two links: the first with an empty symbol table, the second with the table
 # generated from the first. The table sits after all text, so the second link

@@ -7,7 +7,7 @@
  *     reads SysRq on a serial line. A BREAK is not a byte, so nothing a
  *     program or a paste sends can be taken for one. From QEMU's console
  *     (make run) it is Ctrl-A B; the UART reports it in its line status
- *     (LSR BI) with a NUL byte, which kernel/drivers/tty.c hands here
+ *     (LSR BI) with a NUL byte, which drivers/tty/tty.c hands here
  *     with every byte it reads (sysrq_uart_rx);
  *   - echo t > /proc/sysrq-trigger;
  *   - the test harness, which sends the console's BREAK and t when it

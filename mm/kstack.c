@@ -1,26 +1,26 @@
 /*
  * mm/kstack.c: kernel stacks with a guard below them.
  *
- * A task's kernel stack is THREAD_SIZE bytes of ordinary pages, mapped in
- * a region of its own above the ioremap area, each in a slot twice that
- * size: the upper half is the stack, the lower half is never mapped. A
- * kernel path that runs off the end of its stack (deep recursion, a huge
- * local array) then faults at once, and the CPU, unable to push the fault
- * frame on the same stack, raises a double fault, which runs on its own
- * IST stack and reports "kernel stack overflow" with the task and a trace
- * (kernel/cpu/traps.c). Stacks taken from the direct map, as before, sit
- * next to other memory: an overflow silently wrote over it, page tables
- * included, and ended in a triple fault with nothing on the console.
+ * A task's kernel stack is THREAD_SIZE bytes of ordinary pages, mapped in a
+ * region of its own (KSTACK_START, asm/pgtable_64_types.h), each in a slot
+ * twice that size: the upper half is the stack, the lower half is never
+ * mapped. A kernel path that runs off the end of its stack (deep recursion,
+ * a huge local array) then faults at once, and the CPU, unable to push the
+ * fault frame on the same stack, raises a double fault, which runs on its
+ * own IST stack and reports "kernel stack overflow" with the task and a
+ * trace (arch/x86/kernel/traps.c). Stacks taken from the direct map, as
+ * before, sat next to other memory: an overflow silently wrote over it,
+ * page tables included, and ended in a triple fault with nothing on the
+ * console.
  * (Linux: CONFIG_VMAP_STACK, stacks in vmalloc space.)
  *
- * The region's top-level page-table entry is made at boot (paging_init
- * made the one it shares with ioremap), so every address space, which
- * copies the kernel half once, sees stacks mapped later.
+ * The region's top-level page-table entry, which it shares with the
+ * device-memory area, is made at boot (paging_init), so every address
+ * space, which copies the kernel half once, sees stacks mapped later.
  */
 #include <mm/kstack.h>
 #include <mm/gfp.h>
 #include <mm/pgtable.h>
-#include <kernel/pci.h>
 #include <kernel/printk.h>
 #include <kernel/spinlock.h>
 #include <asm/processor.h>

@@ -2,7 +2,7 @@
  * fs/ext2/ext2_test.c: self-test "ext2", on real disks made by mke2fs.
  *
  * For each disk named by ext2_test_disks=ram0,vda (default: every RAM
- * disk, kernel/drivers/brd.c), the test
+ * disk, drivers/block/brd.c), the test
  *   1. mounts it at /mnt/ext2_test (-o truncate=new), runs every case of
  *      ext2_test_names.c and ext2_test_data.c in a scratch directory, and
  *      checks that the free block and inode counts are back;

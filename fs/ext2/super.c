@@ -43,7 +43,7 @@ void ext2_error(struct super_block *sb, const char *function,
 }
 
 /*
- * The wall clock comes from the RTC (kernel/time/rtc.c); a machine
+ * The wall clock comes from the RTC (arch/x86/kernel/rtc.c); a machine
  * whose RTC says nonsense counts from 1970 instead. Harmless in a
  * timestamp, but not in i_dtime: e2fsck takes a deleted inode's dtime
  * below s_inodes_count for a link in the ext3 orphan list and complains.

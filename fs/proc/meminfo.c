@@ -4,7 +4,7 @@
  * parse Linux's file (busybox free) parse this one.
  *
  *   Buffers       the disks' own page caches: metadata buffers
- *                 (nr_blockdev_pages, fs/block.c)
+ *                 (nr_blockdev_pages, block/genhd.c)
  *   Cached        every other page-cache page, ramfs's included (which
  *                 can never be reclaimed)
  *   MemAvailable  Linux's estimate, with pagelab's numbers: free pages

@@ -1,6 +1,6 @@
 /*
- * The block layer (fs/block.c): disks as arrays of 512-byte sectors, and
- * bios, the requests to read or write some of them.
+ * The block layer (block/genhd.c, block/bio.c): disks as arrays of 512-byte
+ * sectors, and bios, the requests to read or write some of them.
  *
  * A driver fills in a struct block_device and calls add_disk(); its
  * ->submit_bio() queues the bio and later (usually from its interrupt
@@ -48,7 +48,7 @@ struct bio {
 	bio_end_io_t *bi_end_io;
 	void *bi_private;
 	unsigned short bi_vcnt, bi_max_vecs;
-	bool bi_from_pool;	/* fs/block.c's reserve: goes back there */
+	bool bi_from_pool;	/* block/bio.c's reserve: goes back there */
 	struct list_head bi_list;	/* for the driver's queue */
 	struct bio_vec bi_io_vec[];
 };

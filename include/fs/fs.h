@@ -795,7 +795,7 @@ void unregister_chrdev(unsigned int major, const char *name);
 /* Set up a device, FIFO or socket inode: i_fop and i_rdev. */
 void init_special_inode(struct inode *inode, umode_t mode, dev_t rdev);
 extern const struct file_operations def_chr_fops;
-/* fs/char_mem.c: register /dev/null and /dev/zero's major (1). */
+/* drivers/char/mem.c: register /dev/null and /dev/zero's major (1). */
 int chr_dev_init(void);
 
 /* ---- fs/init.c ---------------------------------------------------------- */

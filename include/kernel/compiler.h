@@ -12,6 +12,8 @@
 /* A kernel stack: a multiple of THREAD_SIZE bytes, THREAD_SIZE aligned. */
 #define __stack __attribute__((section(".bss.stack"), aligned(4096)))
 #define __used __attribute__((used))
+/* No warning when unused: a lab stub may not call it yet. */
+#define __maybe_unused __attribute__((unused))
 /* A sleep primitive (schedule() and what wraps it): a task's wait channel
  * is the first function on its stack outside these (get_wchan). */
 #define __sched __attribute__((section(".sched.text")))

@@ -1,5 +1,5 @@
 /*
- * PCI (kernel/drivers/pci.c): the devices on the PCI buses, found at boot
+ * PCI (drivers/pci/pci.c): the devices on the PCI buses, found at boot
  * through configuration mechanism #1 (I/O ports 0xCF8/0xCFC), and a tiny
  * driver registry. A driver names the vendor:device pairs it handles:
  *
@@ -8,9 +8,8 @@
  *	static struct pci_driver drv = { "virtio-pci", ids, my_probe };
  *	pci_register_driver(&drv);	// my_probe(dev, id) for each match
  *
- * Also here: ioremap(), to reach a device's memory BAR (the direct map only
- * covers RAM), and pci_request_irq(), a legacy INTx line that several PCI
- * devices may share.
+ * Also here: pci_request_irq(), a legacy INTx line that several PCI devices
+ * may share. A device's memory BAR is reached through ioremap() (asm/io.h).
  */
 #ifndef _KERNEL_PCI_H
 #define _KERNEL_PCI_H
@@ -111,19 +110,6 @@ int pci_register_driver(struct pci_driver *drv);
 struct pci_dev *pci_get_nth_device(int n);
 
 /*
- * Map size bytes of device memory at physical address phys into the
- * kernel's ioremap area (IOREMAP_START), uncached. Returns the virtual
- * address (same offset within the page as phys) or NULL. Mappings are
- * never taken down: PCI devices here are never removed.
- * Called at initcall time, before the first user address space exists:
- * mm_alloc() copies init_pgd's upper half, and the first ioremap adds the
- * area's PML4 entry.
- */
-#define IOREMAP_START 0xffffc90000000000UL	/* Linux's vmalloc base */
-#define IOREMAP_SIZE (1UL << 30)
-void *ioremap(phys_addr_t phys, size_t size);
-
-/*
  * A legacy INTx interrupt for a PCI device. Several devices may share the
  * line: every handler on it runs, each checks its own device (a virtio
  * device's ISR register says whether it interrupted). 0 or -errno
@@ -135,30 +121,5 @@ typedef enum irqreturn irqreturn_t;
 typedef irqreturn_t (*pci_irq_handler_t)(void *data);
 int pci_request_irq(struct pci_dev *dev, pci_irq_handler_t handler, void *data,
 		    const char *name);
-
-/*
- * MMIO accessors for ioremap()ed memory: one access of exactly that size,
- * never moved by the compiler across other memory accesses (a notify must
- * not overtake the ring update it announces; x86 keeps the CPU's order).
- */
-#define __MMIO_RW(sfx, type)                                      \
-	static inline type read##sfx(const volatile void *a)      \
-	{                                                         \
-		type v;                                           \
-		barrier();                                        \
-		v = *(const volatile type *)a;                    \
-		barrier();                                        \
-		return v;                                         \
-	}                                                         \
-	static inline void write##sfx(type v, volatile void *a)   \
-	{                                                         \
-		barrier();                                        \
-		*(volatile type *)a = v;                          \
-		barrier();                                        \
-	}
-__MMIO_RW(b, u8)
-__MMIO_RW(w, u16)
-__MMIO_RW(l, u32)
-#undef __MMIO_RW
 
 #endif

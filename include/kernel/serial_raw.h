@@ -1,4 +1,4 @@
-/* /dev/ttyS1: COM2 as a raw output channel (kernel/drivers/serial_raw.c). */
+/* /dev/ttyS1: COM2 as a raw output channel (drivers/tty/serial_raw.c). */
 #ifndef _KERNEL_SERIAL_RAW_H
 #define _KERNEL_SERIAL_RAW_H
 

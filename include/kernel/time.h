@@ -33,7 +33,7 @@ void tsc_calibrate(void);
 void timer_init(void);
 /* Nanoseconds since boot; 0 until tsc_calibrate() has run. */
 u64 ktime_get_ns(void);
-/* Read the CMOS real-time clock once (kernel/time/rtc.c). */
+/* Read the CMOS real-time clock once (arch/x86/kernel/rtc.c). */
 void rtc_init(void);
 /* Nanoseconds since 1970 (UTC): the RTC at boot plus ktime since. */
 u64 ktime_get_real_ns(void);

@@ -1,5 +1,5 @@
 /*
- * The console terminal (kernel/drivers/tty.c): the serial port as a tty,
+ * The console terminal (drivers/tty/tty.c): the serial port as a tty,
  * with Linux's canonical-mode line discipline, termios ioctls and SIGINT
  * on ^C. /dev/console (5,1), /dev/tty (5,0) and /dev/ttyS0 (4,64) all open
  * this one terminal.

@@ -1,7 +1,7 @@
 /*
  * The PC's 16550 UARTs: COM1 is the console (output polled in
- * kernel/console/serial.c, input by interrupt in kernel/drivers/tty.c),
- * COM2 the programs' raw output channel (kernel/drivers/serial_raw.c).
+ * drivers/tty/serial.c, input by interrupt in drivers/tty/tty.c),
+ * COM2 the programs' raw output channel (drivers/tty/serial_raw.c).
  */
 #ifndef _KERNEL_UART_H
 #define _KERNEL_UART_H

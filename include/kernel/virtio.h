@@ -1,5 +1,5 @@
 /*
- * virtio (kernel/drivers/virtio.c): devices that a hypervisor offers in a
+ * virtio (drivers/virtio/virtio.c): devices that a hypervisor offers in a
  * standard shape (the OASIS virtio 1.x specification). Three layers, as in
  * Linux:
  *

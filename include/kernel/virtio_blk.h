@@ -1,5 +1,5 @@
 /*
- * virtio-blk (kernel/drivers/virtio_blk.c): the block device protocol
+ * virtio-blk (drivers/block/virtio_blk.c): the block device protocol
  * (virtio 1.x spec 5.2) and the driver's per-disk state, which the
  * self-tests (virtio_blk_test.c) look into.
  *

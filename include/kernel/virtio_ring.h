@@ -1,5 +1,5 @@
 /*
- * Split virtqueues (kernel/drivers/virtio_ring.c; virtio 1.x spec 2.7).
+ * Split virtqueues (drivers/virtio/virtio_ring.c; virtio 1.x spec 2.7).
  *
  * Three areas in guest memory, shared with the device:
  *   descriptor table  num entries {addr, len, flags, next}: the buffers.

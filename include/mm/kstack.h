@@ -6,11 +6,7 @@
 #define _MM_KSTACK_H
 
 #include <mm/mm.h>
-#include <kernel/pci.h>
-
-/* Above the ioremap area, in the same top-level page-table entry. */
-#define KSTACK_START (IOREMAP_START + IOREMAP_SIZE)
-#define KSTACK_SLOTS 1024	/* tasks alive at once */
+#include <asm/pgtable_64_types.h>	/* KSTACK_START, KSTACK_SLOTS */
 
 /* A THREAD_SIZE stack, THREAD_SIZE aligned, or NULL. May sleep. */
 void *alloc_kernel_stack(void);

@@ -1,4 +1,5 @@
-/* Address-space and fault interfaces (mm/mmap.c, mm/memory.c, mm/fault.c). */
+/* Address-space and fault interfaces (mm/mmap.c, mm/memory.c,
+ * arch/x86/mm/fault.c). */
 #ifndef _MM_MMAP_H
 #define _MM_MMAP_H
 
@@ -35,7 +36,7 @@ void set_mm_exe_file(struct mm_struct *mm, struct file *file);
 /* The first VMA with vm_end > addr (it may start above addr), or NULL. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
 /* find_vma()'s vma, grown down to cover addr if it is the stack and the
- * stack limit allows; NULL if nothing covers addr (mm/fault.c). */
+ * stack limit allows; NULL if nothing covers addr (arch/x86/mm/fault.c). */
 struct vm_area_struct *expand_stack(struct vm_area_struct *vma,
 				    unsigned long addr);
 /* Insert a new VMA [start, end); the range must be free. */

@@ -6,7 +6,7 @@
  * turns every \n into \r\n); raw, the bytes reach the host as written.
  * A port keeps its settings after the last close, so one call before the
  * programs run is enough. pagelab's /dev/ttyS1 is raw already
- * (kernel/drivers/serial_raw.c) and has no termios: the ioctl fails there.
+ * (drivers/tty/serial_raw.c) and has no termios: the ioctl fails there.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -9,7 +9,7 @@
  * filled with dirty pages; reclaim then wrote them one by one, kmalloc ran
  * dry for bios, and the writes failed with EIO (the data was lost, msync
  * said so). Now stores are throttled like write(2) and writeback has a
- * reserve of bios (fs/block.c).
+ * reserve of bios (block/bio.c).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>

@@ -1,0 +1,127 @@
+/*
+ * arch/x86/kernel/traps.c: what happens on a CPU exception.
+ *
+ * do_interrupt() is the one C entry from entry.S: vectors 0-31 are
+ * exceptions, 32-47 device IRQs, the rest unexpected. An exception in kernel
+ * mode is a kernel bug (until copy_from_user and friends arrive with their
+ * fixup table): die() prints the exception, the registers and a symbolised
+ * call trace, then panics. A page fault goes to do_page_fault
+ * (arch/x86/mm/fault.c), which ends a kernel-mode fault it cannot resolve
+ * with a uaccess fixup or, through die(), an oops.
+ */
+#include <mm/kstack.h>
+#include <asm/traps.h>
+#include <kernel/irq.h>
+#include <kernel/panic.h>
+#include <kernel/printk.h>
+#include <kernel/sched.h>
+#include <kernel/signal.h>
+#include <kernel/uaccess.h>
+#include <asm/processor.h>
+
+static const char *const exception_names[32] = {
+	[X86_TRAP_DE] = "divide error",
+	[X86_TRAP_DB] = "debug",
+	[X86_TRAP_NMI] = "non-maskable interrupt",
+	[X86_TRAP_BP] = "int3",
+	[X86_TRAP_OF] = "overflow",
+	[X86_TRAP_BR] = "bounds",
+	[X86_TRAP_UD] = "invalid opcode",
+	[X86_TRAP_NM] = "device not available",
+	[X86_TRAP_DF] = "double fault",
+	[X86_TRAP_TS] = "invalid TSS",
+	[X86_TRAP_NP] = "segment not present",
+	[X86_TRAP_SS] = "stack segment",
+	[X86_TRAP_GP] = "general protection fault",
+	[X86_TRAP_PF] = "page fault",
+	[X86_TRAP_MF] = "coprocessor error",
+	[X86_TRAP_AC] = "alignment check",
+	[X86_TRAP_MC] = "machine check",
+	[X86_TRAP_XF] = "SIMD exception",
+};
+
+static int die_count;
+
+__noreturn void die(const char *what, struct pt_regs *regs)
+{
+	oops_in_progress = true;
+	printk(KERN_EMERG "Oops: %s (vector %lu), error_code 0x%lx [#%d]\n",
+	       what, regs->vector, regs->error_code, ++die_count);
+	show_regs(regs);
+	printk(KERN_EMERG "---[ end trace ]---\n");
+	panic("Fatal exception");
+}
+
+/* A CPU exception in user mode becomes a signal to the task. */
+static void user_exception(struct pt_regs *regs)
+{
+	switch (regs->vector) {
+	case X86_TRAP_DE:
+		force_sig_fault(SIGFPE, FPE_INTDIV, regs->rip);
+		break;
+	case X86_TRAP_MF:
+	case X86_TRAP_XF:
+		force_sig_fault(SIGFPE, 0, regs->rip);
+		break;
+	case X86_TRAP_UD:
+		force_sig_fault(SIGILL, ILL_ILLOPN, regs->rip);
+		break;
+	case X86_TRAP_BP:
+	case X86_TRAP_DB:
+		force_sig_fault(SIGTRAP, SI_KERNEL, regs->rip);
+		break;
+	case X86_TRAP_AC:
+		force_sig_fault(SIGBUS, BUS_ADRALN, 0);
+		break;
+	default:	/* #GP and friends: Linux says SIGSEGV, SI_KERNEL */
+		force_sig_fault(SIGSEGV, SI_KERNEL, 0);
+	}
+}
+
+static void do_exception(struct pt_regs *regs)
+{
+	const char *name = exception_names[regs->vector];
+
+	if (regs->vector == X86_TRAP_PF) {
+		do_page_fault(regs, read_cr2());
+		return;
+	}
+	if (user_mode(regs) && regs->vector != X86_TRAP_DF &&
+	    regs->vector != X86_TRAP_MC && regs->vector != X86_TRAP_NMI) {
+		user_exception(regs);
+		return;
+	}
+	/* A push into the guard below a kernel stack faulted, and so did
+	 * pushing that fault's frame: say what it was (mm/kstack.c). */
+	if (regs->vector == X86_TRAP_DF && in_kstack_guard(read_cr2()))
+		printk(KERN_EMERG "BUG: kernel stack overflow: %s[%d] ran off "
+		       "its stack 0x%lx-0x%lx (fault at 0x%lx, rsp 0x%lx)\n",
+		       current->comm, current->pid,
+		       (unsigned long)current->stack,
+		       (unsigned long)current->stack + THREAD_SIZE, read_cr2(),
+		       regs->rsp);
+	die(name ? name : "reserved exception", regs);
+}
+
+
+void do_interrupt(struct pt_regs *regs)
+{
+	/* An interrupted uaccess had AC set: not for the handler (iretq
+	 * restores it). */
+	user_access_end();
+	if (regs->vector < 32) {
+		/* Exceptions may sleep (a fault reading a page): allow
+		 * interrupts again if the interrupted code had them. */
+		if (regs->rflags & X86_EFLAGS_IF)
+			local_irq_enable();
+		do_exception(regs);
+		local_irq_disable();
+	} else if (regs->vector < IRQ_BASE + NR_IRQS) {
+		handle_irq(regs->vector - IRQ_BASE, regs);
+	} else {
+		pr_warn("irq: unexpected interrupt on vector %lu\n",
+			regs->vector);
+	}
+	if (user_mode(regs))
+		exit_to_user_mode(regs);
+}
