@@ -9,7 +9,9 @@
 #   make lab LAB=name  the student tree of a lab (build/lab-name): its
 #                   fenced solution code replaced by stubs (lab/*/README.md)
 #   make iso        GRUB rescue ISO (build/pagelab.iso); make run-iso boots it
-#   make gdb        boot halted with the gdb stub; attach with gdb -x build/gdbinit
+#   make gdb        boot what make run boots, halted, with the gdb stub;
+#                   attach with gdb -x build/gdbinit (DEBUG=1: built -Og,
+#                   so locals print; any target takes DEBUG=1)
 #   make bench      benchmarks (never part of make test)
 #   make dist       build/pagelab-VERSION.tar.gz (works without git)
 #   make docs       doc/truncate-sequences.svg (scripts/trace-diagram)
@@ -33,7 +35,10 @@ MUSLCC ?= musl-gcc
 HOSTCC ?= gcc
 
 WERROR ?= -Werror
-KCFLAGS := -std=gnu11 -O2 -g -ffile-prefix-map=$(CURDIR)=. -Wall -Wextra $(WERROR) -Wno-unused-parameter \
+# DEBUG=1: -Og, so that gdb can print locals and step line by line
+# (make gdb DEBUG=1). Switching rebuilds the kernel (build/kcflags).
+KOPT := $(if $(DEBUG),-Og,-O2)
+KCFLAGS := -std=gnu11 $(KOPT) -g -ffile-prefix-map=$(CURDIR)=. -Wall -Wextra $(WERROR) -Wno-unused-parameter \
 	-Wno-missing-field-initializers -Wno-sign-compare \
 	-ffreestanding -fno-builtin -nostdinc -fno-pic -fno-pie \
 	-mcmodel=kernel -mno-red-zone -mgeneral-regs-only \
@@ -64,7 +69,8 @@ UTESTS := $(patsubst userland/tests/%.c,$(B)/userland/tests/%,$(wildcard userlan
 UBENCH := $(patsubst userland/bench/%.c,$(B)/userland/bench/%,$(wildcard userland/bench/*.c))
 USERLAND := $(UBIN) $(UTESTS) $(UBENCH)
 
-.PHONY: all kernel userland run run-iso iso test grade lab gdb bench stress dist docs deps clean check-deps
+.PHONY: all kernel userland run run-iso iso test grade lab gdb bench stress dist docs deps clean check-deps FORCE
+FORCE:
 all: kernel userland $(B)/initramfs.cpio
 
 kernel: $(B)/kernel.elf $(B)/kernel.asm $(B)/kernel.sym
@@ -72,12 +78,20 @@ kernel: $(B)/kernel.elf $(B)/kernel.asm $(B)/kernel.sym
 $(TRACED:%.c=$(B)/%.o): KCFLAGS += $(TRACE_CFLAGS)
 $(TRACED:%.c=$(B)/%.o): Makefile	# TRACED may have changed
 
-$(B)/%.o: %.c
+# The optimisation the kernel was last built with: objects depend on it,
+# so DEBUG=1 and back rebuild them. Rewritten only when it changes. (Not
+# all of KCFLAGS: it names the tree's path, and a copied tree, a lab's
+# or a mutant's, keeps its objects.)
+$(B)/kcflags: FORCE
+	@mkdir -p $(B)
+	@echo '$(KOPT)' | cmp -s - $@ || echo '$(KOPT)' > $@
+
+$(B)/%.o: %.c $(B)/kcflags
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
 
-$(B)/%.o: %.S
+$(B)/%.o: %.S $(B)/kcflags
 	@mkdir -p $(dir $@)
 	@echo "  AS      $<"
 	$(Q)$(CC) $(KASFLAGS) -c $< -o $@
@@ -165,11 +179,13 @@ check-deps:
 BLOCKSIZE ?= 1024
 TRUNCATE ?= new
 DISK ?= $(B)/disk.img
+# make gdb boots the same, halted, with QEMU's gdb stub (DEBUG=1: -Og).
+RUN_ARGS = --disk $(DISK) -- pagelab.disk=/dev/vda \
+	pagelab.disk_opts=truncate=$(TRUNCATE)
 run: check-deps
 	@$(MAKE) --no-print-directory all
 	@scripts/mkdisk $(DISK) $(BLOCKSIZE) $(if $(FRESH),fresh)
-	scripts/qemu --disk $(DISK) -- pagelab.disk=/dev/vda \
-		pagelab.disk_opts=truncate=$(TRUNCATE)
+	scripts/qemu $(RUN_ARGS)
 
 run-iso: check-deps
 	@$(MAKE) --no-print-directory all iso
@@ -177,7 +193,8 @@ run-iso: check-deps
 
 gdb: check-deps
 	@$(MAKE) --no-print-directory all
-	scripts/qemu --gdb
+	@scripts/mkdisk $(DISK) $(BLOCKSIZE) $(if $(FRESH),fresh)
+	scripts/qemu --gdb $(RUN_ARGS)
 
 test: check-deps
 	@$(MAKE) --no-print-directory -j$$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1) all iso
@@ -224,8 +241,11 @@ lab:
 	@[ -n "$(LAB)" ] || { echo "usage: make lab LAB=name (labs, in course order: $$(grep -v '^#' lab/ORDER | tr '\n' ' '))"; exit 2; }
 	scripts/mklab $(LAB) $(or $(OUT),build/lab-$(LAB))
 
+# The host packages, and Debian's Linux kernel for pagelab-run --linux
+# (once per machine: scripts/linux-kernel dir says where).
 deps:
 	@scripts/deps
+	@scripts/linux-kernel fetch
 
 clean:
 	rm -rf $(B)
