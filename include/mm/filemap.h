@@ -160,8 +160,6 @@ struct vm_area_struct;
 /* vm_ops->fault through the page cache: the page locked, or SIGBUS past
  * EOF. */
 int filemap_fault(struct vm_fault *vmf);
-/* vm_ops->map_pages: fault-around over the page cache. */
-void filemap_map_pages(struct vm_fault *vmf, pgoff_t start, pgoff_t end);
 /* vm_ops->page_mkwrite for files without blocks to allocate (ramfs). */
 int filemap_page_mkwrite(struct vm_fault *vmf);
 extern const struct vm_operations_struct generic_file_vm_ops;
