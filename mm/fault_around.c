@@ -71,7 +71,8 @@ void filemap_map_pages(struct vm_fault *vmf, pgoff_t start, pgoff_t end)
 			return;
 		for (unsigned int i = 0; i < nr; i++) {
 			struct page *page = pages[i];
-			pte_t *pte = vmf->pte + (long)(page->index - vmf->pgoff);
+			pte_t *pte =
+			    vmf->pte + (long)(page->index - vmf->pgoff);
 
 			start = page->index + 1;
 			if (page->index >= end || (*pte & _PAGE_PRESENT) ||
