@@ -14,7 +14,8 @@
  *                 new page the write will not cover, write_end dirties
  *                 the page so nothing ever tries to drop it.
  *   truncation    simple_setsize: the new truncate sequence without any
- *                 blocks to free (check, set i_size, drop the pages).
+ *                 blocks to free (inode_newsize_ok, then truncate_setsize:
+ *                 i_size, then the page cache).
  */
 #include <fs/dcache.h>
 #include <fs/namei.h>
@@ -27,20 +28,15 @@
 
 int simple_setsize(struct inode *inode, loff_t newsize)
 {
-	loff_t oldsize = i_size_read(inode);
 	int err;
 
 	err = inode_newsize_ok(inode, newsize);
 	if (err)
 		return err;
-	i_size_write(inode, newsize);
-	/* Growing: what a mapping stored past the old EOF must read as
-	 * zeroes. Shrinking: unmap, drop whole pages past the end, zero the
-	 * tail of the last one. */
-	if (newsize > oldsize)
-		pagecache_isize_extended(inode, oldsize, newsize);
-	else
-		truncate_pagecache(inode, oldsize, newsize);
+	/* No blocks: the commit is all there is. (Linux 2.6.36 moved the
+	 * check into inode_change_ok, and simple_setsize became
+	 * truncate_setsize.) */
+	truncate_setsize(inode, newsize);
 	return 0;
 }
 

@@ -102,21 +102,26 @@ static int check_elf(struct linux_binprm *bprm)
 	return 0;
 }
 
-/* Get the page at user address a in mm, allocating a zeroed one. */
-static void *mm_page(struct mm_struct *mm, struct vm_area_struct *vma,
-		     unsigned long a)
+/*
+ * The kernel address of the page at user address a of vma, in the new mm
+ * (not yet the current one). A page not there yet is faulted in as the
+ * program's own first store would be, by handle_mm_fault: a zeroed page
+ * from do_anonymous_page (Linux's execve gets its argument pages with
+ * get_user_pages, which faults the same way). NULL when out of memory.
+ */
+static void *mm_page(struct vm_area_struct *vma, unsigned long a)
 {
-	pte_t *pte = lookup_pte(mm->pgd, a & PAGE_MASK, true);
-	struct page *page;
+	pte_t *pte = lookup_pte(vma->vm_mm->pgd, a & PAGE_MASK, false);
 
-	if (!pte)
-		return NULL;
-	if (!(*pte & _PAGE_PRESENT)) {
-		page = alloc_page(GFP_KERNEL | __GFP_ZERO);
-		if (!page)
+	if (!pte || !(*pte & _PAGE_PRESENT)) {
+		if (handle_mm_fault(vma, a, FAULT_FLAG_WRITE) & VM_FAULT_ERROR)
 			return NULL;
-		page->_mapcount++;
-		*pte = page_to_phys(page) | vm_page_prot(vma->vm_flags);
+		pte = lookup_pte(vma->vm_mm->pgd, a & PAGE_MASK, false);
+	}
+	if (!pte || !(*pte & _PAGE_PRESENT)) {
+		pr_err("exec: handle_mm_fault returned 0 but mapped nothing "
+		       "at %#lx: see do_anonymous_page\n", a);
+		return NULL;
 	}
 	return phys_to_virt(*pte & PTE_ADDR_MASK);
 }
@@ -145,7 +150,7 @@ static int load_segment(struct linux_binprm *bprm, Elf64_Phdr *ph,
 	for (unsigned long done = 0; done < ph->p_filesz;) {
 		unsigned long a = start + done, off = a & ~PAGE_MASK;
 		size_t n = min(PAGE_SIZE - off, ph->p_filesz - done);
-		char *page = mm_page(bprm->mm, vma, a);
+		char *page = mm_page(vma, a);
 		loff_t pos = ph->p_offset + done;
 
 		if (!page)
@@ -188,7 +193,7 @@ static int stack_write(struct linux_binprm *bprm, struct vm_area_struct *vma,
 {
 	while (len) {
 		size_t off = addr & ~PAGE_MASK, n = min(PAGE_SIZE - off, len);
-		char *page = mm_page(bprm->mm, vma, addr);
+		char *page = mm_page(vma, addr);
 
 		if (!page)
 			return -ENOMEM;

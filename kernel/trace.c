@@ -113,7 +113,9 @@ static struct traced_fn truncate_fns[] = {
 	   A(LONG, 1)),
 	FN("ext2_write_failed", A(MAPPING, 0), RET_VOID, false,
 	   "to %ld after a failed write", A(LONG, 1)),
-	/* the page cache and the mappings */
+	/* the commit step of both, then the page cache and the mappings */
+	FN("truncate_setsize", A(INODE, 0), RET_VOID, false, "size %ld",
+	   A(LONG, 1)),
 	FN("truncate_pagecache", A(INODE, 0), RET_VOID, false, "%ld -> %ld",
 	   A(LONG, 1), A(LONG, 2)),
 	FN("pagecache_isize_extended", A(INODE, 0), RET_VOID, true,

@@ -9,16 +9,18 @@
  *   filemap_fault        vm_ops->fault: that page locked and checked
  *                        again (still the file's? still inside i_size?),
  *                        so that truncation cannot take it before
- *                        do_file_fault has set the PTE; SIGBUS past EOF,
+ *                        do_fault has set the PTE; SIGBUS past EOF,
  *                        where there is no file to map (lab race)
- *   filemap_map_pages    vm_ops->map_pages: fault-around, the cached
- *                        neighbours of a read fault mapped read-only
  *   filemap_page_mkwrite vm_ops->page_mkwrite for files whose blocks need
  *                        no allocation (ramfs): lock, check, dirty
  *
+ * generic_file_vm_ops also names filemap_map_pages, fault-around's
+ * vm_ops->map_pages: it is in mm/fault_around.c, not part of any lab.
+ *
  * Below: the page cache (mm/filemap.c) and the file system's ->readpage.
- * Above: do_file_fault and do_page_mkwrite in mm/memory.c.
+ * Above: __do_fault and do_page_mkwrite in mm/memory.c.
  */
+#include <mm/fault_around.h>
 #include <mm/filemap.h>
 #include <mm/mmap.h>
 #include <mm/writeback.h>
@@ -71,8 +73,8 @@ static int filemap_find_fault_page(struct vm_fault *vmf, struct page **pagep)
  * vm_ops->fault: find the page for vmf->pgoff, reading it in if it is not
  * cached (a major fault). Returns VM_FAULT_LOCKED with vmf->page locked,
  * referenced, uptodate and still inside i_size, or VM_FAULT_SIGBUS (past
- * EOF, or the read failed), or VM_FAULT_OOM. do_file_fault sets the PTE
- * before it unlocks the page.
+ * EOF, or the read failed), or VM_FAULT_OOM. do_fault sets the PTE
+ * before it unlocks the page (finish_fault).
  */
 /*
  * LAB race: filemap_fault starts from this.
@@ -119,52 +121,6 @@ int filemap_fault(struct vm_fault *vmf)
 	return ret | VM_FAULT_LOCKED;
 }
 /* LAB race: END */
-
-/*
- * vm_ops->map_pages: after a read fault, map the pages [start, end) of the
- * file around it (Linux: filemap_map_pages; do_fault_around in
- * mm/memory.c picks the window) that cost nothing to map: already cached,
- * uptodate, not locked (trylock: nothing here sleeps), inside i_size, and
- * whose PTE is still empty. Each is mapped read-only, so a store still
- * faults: page_mkwrite for a shared mapping, a copy for a private one.
- * The checks are made under the page lock, as filemap_fault makes them,
- * so truncation (which sets i_size, then locks every page it drops, and
- * unmaps around that) either sees the PTE or is seen here.
- */
-void filemap_map_pages(struct vm_fault *vmf, pgoff_t start, pgoff_t end)
-{
-	struct vm_area_struct *vma = vmf->vma;
-	struct address_space *mapping = vma->vm_file->f_inode->i_mapping;
-	struct page *pages[16];
-	unsigned int nr;
-
-	while (start < end) {
-		nr = find_get_pages(mapping, start,
-				    min(end - start, ARRAY_SIZE(pages)), pages);
-		if (!nr)
-			return;
-		for (unsigned int i = 0; i < nr; i++) {
-			struct page *page = pages[i];
-			pte_t *pte = vmf->pte + (long)(page->index - vmf->pgoff);
-
-			start = page->index + 1;
-			if (page->index >= end || (*pte & _PAGE_PRESENT) ||
-			    !PageUptodate(page) || !trylock_page(page))
-				goto skip;
-			if (page->mapping != mapping || !PageUptodate(page) ||
-			    page->index >= size_in_pages(mapping->host)) {
-				unlock_page(page);
-				goto skip;
-			}
-			mark_page_accessed(page);
-			do_set_pte_ro(vma, pte, page);	/* takes our reference */
-			unlock_page(page);
-			continue;
-skip:
-			page_cache_release(page);
-		}
-	}
-}
 
 /*
  * vm_ops->page_mkwrite for a file with no blocks to allocate: the page

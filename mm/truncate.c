@@ -9,15 +9,19 @@
  *                             zero the tail of the page that straddles it
  *   truncate_pagecache        the same, with user mappings removed around
  *                             it: the new sequence's page-cache step
- *   vmtruncate                the old sequence: i_size first, then the
- *                             page cache, then ->truncate, which cannot fail
  *   pagecache_isize_extended  i_size grew: write-protect and zero the page
  *                             that straddled the old EOF (the 2009 fix)
+ *   truncate_setsize          the commit step of both sequences: i_size,
+ *                             then truncate_pagecache (shrinking) or
+ *                             pagecache_isize_extended (growing)
+ *   vmtruncate                the old sequence: check, truncate_setsize,
+ *                             then ->truncate, which cannot fail
  *   truncate_blocks           trim what a failed write prepared past EOF
  *
  * Callers hold i_mutex, and have already written the new i_size when they
- * call truncate_pagecache: a fault that comes after the unmap must see the
- * new size (filemap_fault checks it under the page lock) and get SIGBUS.
+ * call truncate_pagecache (truncate_setsize does both, in that order): a
+ * fault that comes after the unmap must see the new size (filemap_fault
+ * checks it under the page lock) and get SIGBUS.
  * Above: notify_change and the file systems' setattr/setsize. Below: the
  * page cache (mm/filemap.c), the reverse map (unmap_mapping_range,
  * page_mkclean) and the file system's ->invalidatepage.
@@ -178,6 +182,29 @@ void pagecache_isize_extended(struct inode *inode, loff_t from, loff_t to)
 /* LAB mkwrite: END */
 
 /*
+ * The commit step of every size change, once nothing can fail any more
+ * (Linux: truncate_setsize, since 2.6.36): the new i_size first, then the
+ * page cache. The order is the point. A fault that finds a page after
+ * truncate_pagecache's last unmap must already read the new size under
+ * the page lock (filemap_fault) and give SIGBUS; with the size written
+ * after the cut, it would map a page past EOF that nothing unmaps again.
+ * Growing, the page that straddled the old EOF is write-protected and
+ * its tail zeroed instead (Linux calls truncate_pagecache either way; it
+ * does nothing when growing, and pagelab skips the call). i_mutex held.
+ * Callers: vmtruncate, ext2_setsize, simple_setsize.
+ */
+void truncate_setsize(struct inode *inode, loff_t newsize)
+{
+	loff_t oldsize = i_size_read(inode);
+
+	i_size_write(inode, newsize);
+	if (newsize > oldsize)
+		pagecache_isize_extended(inode, oldsize, newsize);
+	else
+		truncate_pagecache(inode, oldsize, newsize);
+}
+
+/*
  * LAB truncate-old: vmtruncate starts from this.
  * int vmtruncate(struct inode *inode, loff_t offset)
  * {
@@ -187,7 +214,6 @@ void pagecache_isize_extended(struct inode *inode, loff_t from, loff_t to)
 /* LAB truncate-old: BEGIN */
 int vmtruncate(struct inode *inode, loff_t offset)
 {
-	loff_t oldsize = i_size_read(inode);
 	int err;
 
 	err = inode_newsize_ok(inode, offset);
@@ -195,11 +221,7 @@ int vmtruncate(struct inode *inode, loff_t offset)
 		return err;
 	/* From here on nothing can fail, and nothing can be undone: the
 	 * file system hears of the change only once it is made. */
-	i_size_write(inode, offset);
-	if (offset > oldsize)
-		pagecache_isize_extended(inode, oldsize, offset);
-	else
-		truncate_pagecache(inode, oldsize, offset);
+	truncate_setsize(inode, offset);
 	if (inode->i_op->truncate)
 		inode->i_op->truncate(inode);
 	return 0;

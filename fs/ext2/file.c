@@ -6,6 +6,7 @@
  * the two inode_operations tables below.
  */
 #include "ext2.h"
+#include <mm/fault_around.h>
 #include <mm/filemap.h>
 #include <mm/writeback.h>
 #include <mm/mmap.h>

@@ -3,18 +3,24 @@
  * and the new one of Nick Piggin's 2009 "new truncate sequence" patches
  * (doc/design.md, "The two truncate sequences").
  *
- *   old: notify_change -> ext2_setattr -> vmtruncate: i_size changes, the
- *        page cache is cut, then ->truncate = ext2_truncate(inode) frees
- *        the blocks. It returns nothing: an error (a block it cannot
- *        read) is only logged, and by then i_size has moved anyway.
+ *   old: notify_change -> ext2_setattr -> vmtruncate: truncate_setsize
+ *        moves i_size and cuts the page cache, then ->truncate =
+ *        ext2_truncate(inode) frees the blocks. It returns nothing: an
+ *        error (a block it cannot read) is only logged, and by then
+ *        i_size has moved anyway.
  *   new: notify_change -> ext2_setattr -> ext2_setsize(inode, size):
  *        what can fail happens first (the partial block is zeroed on
- *        disk, which may need a read), then i_size changes, the page
- *        cache is cut, and ext2_truncate_blocks frees the blocks; its
- *        error goes back to the caller.
+ *        disk, which may need a read), then truncate_setsize commits
+ *        (i_size, then the page cache), and ext2_truncate_blocks frees
+ *        the blocks; its error goes back to the caller.
  * The mount option -o truncate=old|new decides which one a regular file
  * speaks: ext2_set_inode_ops gives it an inode_operations table with
  * new_truncate set, or one with ->truncate.
+ *
+ * Linux has all of this file in fs/ext2/inode.c (ext2_setsize,
+ * ext2_setattr, ext2_truncate_blocks, and in 2.6.3x ext2_truncate):
+ * pagelab gives the size change a file of its own, so that inode.c stays
+ * the two translations (lab pagecache) and both truncate labs are here.
  *
  * ext2_truncate_blocks is the common core: every block past the new size
  * goes back to balloc.c, indirect blocks included, and the block map is
@@ -261,7 +267,6 @@ void ext2_truncate(struct inode *inode)
 /* LAB truncate-new: BEGIN */
 int ext2_setsize(struct inode *inode, loff_t newsize)
 {
-	loff_t oldsize = inode->i_size;
 	int err;
 
 	if (!(S_ISREG(inode->i_mode) || S_ISDIR(inode->i_mode) ||
@@ -274,12 +279,9 @@ int ext2_setsize(struct inode *inode, loff_t newsize)
 	err = block_truncate_page(inode->i_mapping, newsize, ext2_get_block);
 	if (err)
 		goto out;
-	/* Commit: i_size first, so that faults from now on see it. */
-	i_size_write(inode, newsize);
-	if (newsize > oldsize)
-		pagecache_isize_extended(inode, oldsize, newsize);
-	else
-		truncate_pagecache(inode, oldsize, newsize);
+	/* Commit: i_size, then the page cache. Nothing above changed
+	 * anything a failure would have to undo. */
+	truncate_setsize(inode, newsize);
 	/* A failure from here leaves i_size at newsize and the blocks past
 	 * it partly freed (the rest leak, as e2fsck will say): a safe point,
 	 * since nothing past i_size is ever read. The caller is told. */

@@ -20,7 +20,7 @@
 
 enum fail_delay_point {
 	FD_ISIZE_SET,		/* i_size_write: a regular file's size changed */
-	FD_FAULT_PAGE_LOCKED,	/* do_file_fault: page locked, PTE not yet set */
+	FD_FAULT_PAGE_LOCKED,	/* __do_fault: page locked, PTE not yet set */
 	FD_MKWRITE_BEFORE_LOCK,	/* do_page_mkwrite: before ->page_mkwrite */
 	FD_TRUNCATE_PAGES_DROPPED, /* end of truncate_inode_pages */
 	FD_BLOCK_TRUNCATE_READ,	/* block_truncate_page: before its read */

@@ -78,9 +78,15 @@ void truncate_pagecache(struct inode *inode, loff_t oldsize, loff_t newsize);
  */
 void pagecache_isize_extended(struct inode *inode, loff_t from, loff_t to);
 /*
- * The old sequence: check (inode_newsize_ok), set i_size, fix the page
- * cache, then call ->truncate, which cannot fail. 0 or -errno (only from
- * the checks).
+ * Commit a size change that can no longer fail: write i_size, then cut
+ * the page cache (truncate_pagecache) or, growing, fix the page that
+ * straddled the old EOF (pagecache_isize_extended). i_mutex held.
+ */
+void truncate_setsize(struct inode *inode, loff_t newsize);
+/*
+ * The old sequence: check (inode_newsize_ok), commit (truncate_setsize),
+ * then call ->truncate, which cannot fail. 0 or -errno (only from the
+ * checks).
  */
 int vmtruncate(struct inode *inode, loff_t offset);
 /*
@@ -154,8 +160,6 @@ struct vm_area_struct;
 /* vm_ops->fault through the page cache: the page locked, or SIGBUS past
  * EOF. */
 int filemap_fault(struct vm_fault *vmf);
-/* vm_ops->map_pages: fault-around over the page cache. */
-void filemap_map_pages(struct vm_fault *vmf, pgoff_t start, pgoff_t end);
 /* vm_ops->page_mkwrite for files without blocks to allocate (ramfs). */
 int filemap_page_mkwrite(struct vm_fault *vmf);
 extern const struct vm_operations_struct generic_file_vm_ops;

@@ -45,7 +45,7 @@ struct vm_fault {
 	unsigned int flags;	/* FAULT_FLAG_* */
 	unsigned long pgoff;	/* page index in the file */
 	struct page *page;	/* out: the page for ->fault */
-	pte_t *pte;		/* ->map_pages: the PTE of address */
+	pte_t *pte;		/* the PTE of address (do_fault, ->map_pages) */
 };
 
 struct vm_operations_struct {

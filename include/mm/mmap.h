@@ -75,9 +75,12 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 void free_pgtables(struct mm_struct *mm);
 /* The PTE protection bits for a VMA's flags (write bit as given). */
 pte_t vm_page_prot(unsigned long vm_flags);
-/* Map a referenced page-cache page read-only at an empty pte (the
- * reference becomes the PTE's): fault-around, mm/filemap_fault.c. */
-void do_set_pte_ro(struct vm_area_struct *vma, pte_t *pte, struct page *page);
+/*
+ * Map page at the empty pte with protection bits prot: the one place a
+ * PTE gets a page. The caller's page reference becomes the PTE's, and the
+ * map count rises with it (zap_pte in mm/memory.c undoes both).
+ */
+void do_set_pte(pte_t *pte, struct page *page, pte_t prot);
 void flush_tlb_range(unsigned long start, unsigned long end);
 void flush_tlb_all(void);
 
