@@ -234,11 +234,6 @@ int block_write_begin(struct file *file, struct address_space *mapping,
 int __block_prepare_write(struct inode *inode, struct page *page,
 			  unsigned int from, unsigned int to,
 			  get_block_t *get_block);
-/* The same, the slow way: the whole page read first (fs/buffer_write.c;
- * the buffer-heads lab's stub). */
-int block_prepare_write_whole_page(struct inode *inode, struct page *page,
-				   unsigned int from, unsigned int to,
-				   get_block_t *get_block);
 /* Mark the copied buffers uptodate and dirty (the page too). */
 int block_write_end(struct file *file, struct address_space *mapping,
 		    loff_t pos, unsigned int len, unsigned int copied,
