@@ -45,14 +45,6 @@ KASFLAGS := -Iinclude -D__ASSEMBLY__ -MMD -MP
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack \
 	--no-warn-rwx-segments -T $(B)/kernel.ld
 
-# The files whose functions /proc/trace can show (kernel/trace.c's tables):
-# each function starts with a call to __fentry__. A traced function called
-# in its own file must stay a call, not be inlined or cloned.
-TRACED := fs/open.c fs/attr.c fs/libfs.c fs/buffer_write.c fs/ext2/truncate.c \
-	mm/truncate.c mm/memory.c
-TRACE_CFLAGS := -pg -mfentry -fno-inline-functions -fno-inline-small-functions \
-	-fno-partial-inlining -fno-ipa-cp -fno-ipa-sra
-
 KSRC_C := $(shell find kernel mm lib fs -name '*.c' 2>/dev/null | sort)
 KSRC_S := $(shell find kernel mm lib fs -name '*.S' ! -name '*.ld.S' 2>/dev/null | sort)
 KOBJS := $(KSRC_C:%.c=$(B)/%.o) $(KSRC_S:%.S=$(B)/%.o)
@@ -67,9 +59,6 @@ USERLAND := $(UBIN) $(UTESTS) $(UBENCH)
 all: kernel userland $(B)/initramfs.cpio
 
 kernel: $(B)/kernel.elf $(B)/kernel.asm $(B)/kernel.sym
-
-$(TRACED:%.c=$(B)/%.o): KCFLAGS += $(TRACE_CFLAGS)
-$(TRACED:%.c=$(B)/%.o): Makefile	# TRACED may have changed
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -6,10 +6,13 @@
  * graders' expect scripts and a student at the serial console see the
  * same thing.
  *
- * How a call is seen, as Linux's function_graph tracer sees it: the
- * files listed in the Makefile's TRACED are compiled with -pg -mfentry,
- * so each of their functions starts with `call __fentry__`
- * (kernel/trace_entry.S). With a set on, __fentry__ hands the function's
+ * How a call is seen, as Linux's function_graph tracer sees it: each
+ * function of the tables is declared __traced (<kernel/compiler.h>), so
+ * the compiler starts it with five bytes of nops, and trace_init turns
+ * them into `call __fentry__` (kernel/trace_entry.S) at boot, writing
+ * through the direct map since the kernel's text is read-only. No other
+ * function, and no other code generation, changes: the files stay as
+ * the compiler makes them. With a set on, __fentry__ hands the function's
  * address and argument registers to trace_function_entry, which looks
  * the function up in the tables below. A traced one gets its "->" line,
  * and its return address on the stack is swapped for return_to_handler:
@@ -21,7 +24,8 @@
  *   tables       the functions of each set, and how to print them
  *   entry/exit   trace_function_entry, trace_function_exit
  *   lines        the "->", "<-" and ".." lines
- *   /proc/trace  switching sets, and resolving the tables at boot
+ *   /proc/trace  switching sets; resolving the tables and placing the
+ *                calls at boot
  */
 #include <kernel/trace.h>
 #include <kernel/errno.h>
@@ -34,6 +38,8 @@
 #include <fs/dcache.h>
 #include <fs/fs.h>
 #include <fs/proc_fs.h>
+#include <mm/mm.h>
+#include <asm/processor.h>
 
 struct trace_point_set trace_set_truncate = { "truncate", false };
 
@@ -347,24 +353,31 @@ static int trace_write(const char *buf, size_t len, void *data)
 }
 
 /*
- * Where the function's call to __fentry__ returns to, or 0 when it has
- * none (its file is not in the Makefile's TRACED, or it was compiled
- * away). The call may follow an endbr64 (-fcf-protection).
+ * Make the five nops at the start of the function at addr (a __traced
+ * one) a call to __fentry__; return where that call returns to, or 0
+ * when the function has no such nops (not declared __traced). The nops
+ * may follow an endbr64 (-fcf-protection). Text is mapped read-only, so
+ * the bytes are written through the direct map's writable alias, before
+ * anything can run them: trace_init is an initcall, and no process runs
+ * yet.
  */
 static unsigned long fentry_hook(unsigned long addr)
 {
 	static const u8 endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
-	const u8 *p = (const u8 *)addr;
+	static const u8 nops[5] = { 0x90, 0x90, 0x90, 0x90, 0x90 };
+	u8 *p = (u8 *)addr, call[5] = { 0xe8 };	/* call rel32 */
+	u32 a, b, c, d;
 	s32 rel;
 
 	if (!memcmp(p, endbr64, sizeof(endbr64)))
 		p += sizeof(endbr64);
-	if (p[0] != 0xe8)	/* call rel32 */
+	if (memcmp(p, nops, sizeof(nops)))
 		return 0;
-	memcpy(&rel, p + 1, sizeof(rel));
-	if ((unsigned long)(p + 5) + rel != (unsigned long)__fentry__)
-		return 0;
-	return (unsigned long)(p + 5);
+	rel = (long)__fentry__ - (long)(p + sizeof(call));
+	memcpy(call + 1, &rel, sizeof(rel));
+	memcpy(phys_to_virt(virt_to_phys(p)), call, sizeof(call));
+	cpuid(0, 0, &a, &b, &c, &d);	/* serializing: the nops are gone */
+	return (unsigned long)(p + sizeof(call));
 }
 
 static int trace_init(void)
@@ -381,7 +394,7 @@ static int trace_init(void)
 			if (!tf->hook)
 				pr_warn("trace: %s: %s cannot be traced (%s)\n",
 					tf->set->name, tf->name,
-					addr ? "no call to __fentry__"
+					addr ? "not declared __traced"
 					     : "no such function");
 		}
 		snprintf(name, sizeof(name), "trace/%s", tables[t].set->name);

@@ -2,9 +2,9 @@
  * kernel/trace_entry.S: the two ways into the call-chain tracer
  * (kernel/trace.c).
  *
- * __fentry__: gcc -pg -mfentry makes `call __fentry__` the first
- * instruction of every function in the Makefile's TRACED files, before
- * the prologue. The function's arguments are still in rdi, rsi, rdx, rcx,
+ * __fentry__: kernel/trace.c makes `call __fentry__` the first
+ * instruction of every __traced function at boot (in the nops the
+ * compiler left there, before the prologue), as gcc -pg -mfentry would. The function's arguments are still in rdi, rsi, rdx, rcx,
  * r8, r9, and its return address sits just above ours. With no trace set
  * on, return at once. Otherwise save the argument registers (a struct
  * trace_args) and let trace_function_entry decide; it may replace the

@@ -201,11 +201,11 @@ int ext2_getattr(const struct path *path, struct kstat *stat);
 extern const struct address_space_operations ext2_aops;
 
 /* truncate.c */
-void ext2_truncate(struct inode *inode);
-int ext2_setsize(struct inode *inode, loff_t newsize);
-int ext2_truncate_blocks(struct inode *inode, loff_t offset);
-int ext2_setattr(struct dentry *dentry, struct iattr *attr);
-void ext2_write_failed(struct address_space *mapping, loff_t to);
+__traced void ext2_truncate(struct inode *inode);
+__traced int ext2_setsize(struct inode *inode, loff_t newsize);
+__traced int ext2_truncate_blocks(struct inode *inode, loff_t offset);
+__traced int ext2_setattr(struct dentry *dentry, struct iattr *attr);
+__traced void ext2_write_failed(struct address_space *mapping, loff_t to);
 
 /* dir.c */
 struct ext2_dir_entry_2 *ext2_find_entry(struct inode *dir,

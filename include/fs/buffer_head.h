@@ -247,8 +247,8 @@ int generic_write_end(struct file *file, struct address_space *mapping,
  * and dirty it, so that the disk block holds zeroes past a new EOF.
  * Reads the block if needed; a hole needs nothing. 0 or -errno.
  */
-int block_truncate_page(struct address_space *mapping, loff_t from,
-			get_block_t *get_block);
+__traced int block_truncate_page(struct address_space *mapping, loff_t from,
+				 get_block_t *get_block);
 /* The page's buffers, made (clean, unmapped) if it has none; NULL when out
  * of memory. Page locked. (Buffer layer internal: fs/buffer_*.c.) */
 struct buffer_head *get_page_buffers(struct page *page,

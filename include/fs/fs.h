@@ -636,7 +636,7 @@ int inode_change_ok(const struct inode *inode, struct iattr *attr);
  * SIGXFSZ) and s_maxbytes when growing: 0, -EFBIG or -EINVAL. Call before
  * changing anything (the new truncate sequence's first step).
  */
-int inode_newsize_ok(const struct inode *inode, loff_t offset);
+__traced int inode_newsize_ok(const struct inode *inode, loff_t offset);
 /*
  * Should a change by the current task drop set-group-ID? ATTR_KILL_SGID
  * when group-executable, or of a group the caller is not in (and it is not
@@ -650,14 +650,14 @@ unsigned int setattr_should_drop_sgid(const struct inode *inode);
  */
 unsigned int should_remove_suid(const struct inode *inode);
 /* Apply attr to the in-memory inode (sizes through simple_setsize). */
-int inode_setattr(struct inode *inode, const struct iattr *attr);
+__traced int inode_setattr(struct inode *inode, const struct iattr *attr);
 /* Change attributes of dentry's inode; i_mutex held. 0 or -errno. */
-int notify_change(struct dentry *dentry, struct iattr *attr);
+__traced int notify_change(struct dentry *dentry, struct iattr *attr);
 
 /* ---- fs/libfs.c --------------------------------------------------------- */
 
-int simple_setsize(struct inode *inode, loff_t newsize);
-int simple_setattr(struct dentry *dentry, struct iattr *attr);
+__traced int simple_setsize(struct inode *inode, loff_t newsize);
+__traced int simple_setattr(struct dentry *dentry, struct iattr *attr);
 int simple_getattr(const struct path *path, struct kstat *stat);
 int simple_statfs(struct dentry *dentry, struct kstatfs *buf);
 struct dentry *simple_lookup(struct inode *dir, struct dentry *dentry,
@@ -732,10 +732,10 @@ long do_sys_open(int dfd, const char *pathname, int flags, umode_t mode);
  */
 struct file *open_exec(const char *pathname);
 /* i_mutex taken here: size to length, through notify_change. */
-int do_truncate(struct dentry *dentry, loff_t length, unsigned int time_attrs,
-		struct file *filp);
-long do_sys_truncate(const char *pathname, loff_t length);
-long do_sys_ftruncate(unsigned int fd, loff_t length);
+__traced int do_truncate(struct dentry *dentry, loff_t length,
+			 unsigned int time_attrs, struct file *filp);
+__traced long do_sys_truncate(const char *pathname, loff_t length);
+__traced long do_sys_ftruncate(unsigned int fd, loff_t length);
 long do_faccessat(int dfd, const char *pathname, int mode, int flags);
 long do_fchmodat(int dfd, const char *pathname, umode_t mode);
 long do_fchownat(int dfd, const char *pathname, uid_t user, gid_t group,
