@@ -19,7 +19,8 @@
  * when it returns, trace_function_exit prints "<-" with its result and
  * sends the result on to the real caller. The calls in progress are kept
  * per task (struct trace_graph), so a task that sleeps mid-chain (disk
- * I/O) keeps its own indentation.
+ * I/O) keeps its own indentation. The same entry serves the delay points
+ * of kernel/fail_delay.c that are a function's entry (trace_entry_delay).
  *
  *   tables       the functions of each set, and how to print them
  *   entry/exit   trace_function_entry, trace_function_exit
@@ -29,6 +30,7 @@
  */
 #include <kernel/trace.h>
 #include <kernel/errno.h>
+#include <kernel/fail_delay.h>
 #include <kernel/init.h>
 #include <kernel/kallsyms.h>
 #include <kernel/panic.h>
@@ -82,6 +84,7 @@ struct traced_fn {
 	/* Filled in at boot: */
 	struct trace_point_set *set;
 	unsigned long hook;	/* the address just after its call __fentry__ */
+	u8 delay;	/* a fail_delay point held at its entry, plus 1; 0: none */
 };
 
 #define NO_INODE { V_NONE, 0 }
@@ -148,11 +151,13 @@ struct trace_args {
 	unsigned long reg[6];	/* rdi, rsi, rdx, rcx, r8, r9 */
 };
 
-static struct traced_fn *find_traced(unsigned long ip)
+/* The table entry whose hook is ip, or whose name is name. */
+static struct traced_fn *find_traced(unsigned long ip, const char *name)
 {
 	for (size_t t = 0; t < ARRAY_SIZE(tables); t++)
 		for (size_t i = 0; i < tables[t].nr; i++)
-			if (tables[t].fns[i].hook == ip)
+			if (name ? !strcmp(tables[t].fns[i].name, name)
+				 : tables[t].fns[i].hook == ip)
 				return &tables[t].fns[i];
 	return NULL;
 }
@@ -283,18 +288,37 @@ void __trace_note(struct trace_point_set *set, const char *fn,
 /* ---- entry/exit ------------------------------------------------------- */
 
 /*
- * From __fentry__, with a set on: ip is just after the call in the
- * function, *parent its return address. Preconditions: process context
- * (the traced functions all sleep).
+ * A fail_delay point at the entry of a traced function: the task that
+ * calls it may be held there (kernel/fail_delay.c names the functions).
+ * So a race window that opens as a function is entered needs no hook in
+ * the function, nor in its callers, which labs may ask a student to
+ * write. 0, or -ENOENT for a function not in the tables.
+ */
+int trace_entry_delay(const char *fn, unsigned int point)
+{
+	struct traced_fn *tf = find_traced(0, fn);
+
+	if (!tf)
+		return -ENOENT;
+	tf->delay = point + 1;
+	return 0;
+}
+
+/*
+ * From __fentry__, with a set on or a delay point armed: ip is just after
+ * the call in the function, *parent its return address. Preconditions:
+ * process context (the traced functions all sleep).
  */
 void trace_function_entry(unsigned long ip, unsigned long *parent,
 			  const struct trace_args *args)
 {
 	struct trace_graph *g = &current->trace;
-	struct traced_fn *tf = find_traced(ip);
+	struct traced_fn *tf = find_traced(ip, NULL);
 	struct trace_frame *f;
 	char detail[96];
 
+	if (tf && tf->delay)
+		fail_delay(tf->delay - 1);
 	if (!tf || !tf->set->on || g->depth >= TRACE_MAX_DEPTH ||
 	    (tf->nested && !g->depth))
 		return;

@@ -18,7 +18,6 @@
 #define _FS_FS_H
 
 #include <kernel/cred.h>
-#include <kernel/fail_delay.h>
 #include <kernel/list.h>
 #include <kernel/mutex.h>
 #include <kernel/radix_tree.h>
@@ -406,13 +405,10 @@ static inline loff_t i_size_read(const struct inode *inode)
 	return READ_ONCE(inode->i_size);
 }
 
-/* i_mutex held: the size only changes under it. A test may hold the
- * moment just after a file's size changed open (fail_delay.h). */
+/* i_mutex held: the size only changes under it. */
 static inline void i_size_write(struct inode *inode, loff_t size)
 {
 	WRITE_ONCE(inode->i_size, size);
-	if (S_ISREG(inode->i_mode))
-		fail_delay(FD_ISIZE_SET);
 }
 
 /* ---- file ------------------------------------------------------------- */

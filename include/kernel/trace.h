@@ -51,6 +51,9 @@ struct trace_graph {
 	struct trace_frame frame[TRACE_MAX_DEPTH];
 };
 
+/* kernel/fail_delay.c: hold a task at the entry of fn, a traced one. */
+int trace_entry_delay(const char *fn, unsigned int point);
+
 __printf(4, 5) void __trace_note(struct trace_point_set *set, const char *fn,
 				 const struct inode *inode, const char *fmt, ...);
 
