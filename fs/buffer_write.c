@@ -239,6 +239,10 @@ int generic_write_end(struct file *file, struct address_space *mapping,
 
 	copied = block_write_end(file, mapping, pos, len, copied, page,
 				 fsdata);
+	/* A gap between the old EOF and the write: until the page that held
+	 * the old EOF is zeroed there, i_size says more than it holds. */
+	if (pos > old_size)
+		mapping_resize_begin(mapping);
 	/* i_mutex held: i_size cannot move under us. It changes only once
 	 * the data is in the page, so a reader never sees stale bytes. */
 	if (pos + copied > old_size) {
@@ -247,10 +251,11 @@ int generic_write_end(struct file *file, struct address_space *mapping,
 	}
 	unlock_page(page);
 	page_cache_release(page);
-	/* A gap between the old EOF and the write: the page that held the
-	 * old EOF needs page_mkwrite again, and zeroes in the gap. */
-	if (pos > old_size)
+	/* That page needs page_mkwrite again, and zeroes in the gap. */
+	if (pos > old_size) {
 		pagecache_isize_extended(inode, old_size, pos);
+		mapping_resize_end(mapping);
+	}
 	if (grew)
 		mark_inode_dirty(inode);
 	return copied;
