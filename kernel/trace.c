@@ -381,9 +381,9 @@ static int trace_write(const char *buf, size_t len, void *data)
  * one) a call to __fentry__; return where that call returns to, or 0
  * when the function has no such nops (not declared __traced). The nops
  * may follow an endbr64 (-fcf-protection). Text is mapped read-only, so
- * the bytes are written through the direct map's writable alias, before
- * anything can run them: trace_init is an initcall, and no process runs
- * yet.
+ * the bytes are written through the direct map's writable alias; once, at
+ * boot, on the one CPU of a kernel that is not preemptible, so no task is
+ * part way through the nops while they change.
  */
 static unsigned long fentry_hook(unsigned long addr)
 {
