@@ -50,14 +50,6 @@ KASFLAGS := -Iinclude -Iarch/x86/include -D__ASSEMBLY__ -MMD -MP
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack \
 	--no-warn-rwx-segments -T $(B)/kernel.ld
 
-# The files whose functions /proc/trace can show (kernel/trace.c's tables):
-# each function starts with a call to __fentry__. A traced function called
-# in its own file must stay a call, not be inlined or cloned.
-TRACED := fs/open.c fs/attr.c fs/libfs.c fs/buffer_write.c fs/ext2/truncate.c \
-	mm/truncate.c mm/memory.c
-TRACE_CFLAGS := -pg -mfentry -fno-inline-functions -fno-inline-small-functions \
-	-fno-partial-inlining -fno-ipa-cp -fno-ipa-sra
-
 KDIRS := arch kernel mm lib fs block drivers
 KSRC_C := $(shell find $(KDIRS) -name '*.c' 2>/dev/null | sort)
 KSRC_S := $(shell find $(KDIRS) -name '*.S' ! -name '*.ld.S' 2>/dev/null | sort)
@@ -74,9 +66,6 @@ FORCE:
 all: kernel userland $(B)/initramfs.cpio
 
 kernel: $(B)/kernel.elf $(B)/kernel.asm $(B)/kernel.sym
-
-$(TRACED:%.c=$(B)/%.o): KCFLAGS += $(TRACE_CFLAGS)
-$(TRACED:%.c=$(B)/%.o): Makefile	# TRACED may have changed
 
 # The optimisation the kernel was last built with: objects depend on it,
 # so DEBUG=1 and back rebuild them. Rewritten only when it changes. (Not

@@ -309,9 +309,9 @@ static void end_buffer_async_write(struct buffer_head *bh, int uptodate)
  *
  * One moment looks the same and is not a loss: i_size has just grown past
  * such a hole, and pagecache_isize_extended has not yet zeroed what a
- * mapping stored there while it was past EOF. Every size change holds
- * i_mutex from i_size_write until that zeroing is done, so while i_mutex
- * is held the verdict waits: the page stays dirty and the next writeback
+ * mapping stored there while it was past EOF. Every size change says so
+ * until that zeroing is done (AS_RESIZING, <mm/writeback.h>), and while it
+ * does the verdict waits: the page stays dirty and the next writeback
  * decides. (Linux's writepage allocates a block there instead.)
  */
 
@@ -357,7 +357,7 @@ int __block_write_full_page(struct inode *inode, struct page *page,
 			int e = get_block(inode, block, bh, 0);
 
 			if (!e && !buffer_mapped(bh) &&
-			    mutex_is_locked(&inode->i_mutex)) {
+			    mapping_resizing(mapping)) {
 				undecided = true;	/* see above */
 			} else if (!e && !buffer_mapped(bh)) {
 				pr_warn("buffer: inode %lu: block %lu holds data "

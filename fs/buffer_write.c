@@ -4,8 +4,7 @@
  *
  *   write_begin  block_write_begin: map (allocate, get_block create) the
  *                blocks under a write(2) and read those it covers only
- *                in part (__block_prepare_write, the buffer-heads lab's;
- *                block_prepare_write_whole_page is its stub's slow way);
+ *                in part (__block_prepare_write, the buffer-heads lab's);
  *                a failure trims what was allocated past EOF
  *                (truncate_blocks)
  *   write_end    block_write_end / generic_write_end: buffers and page
@@ -61,93 +60,8 @@ static void page_zero_new_buffers(struct page *page, unsigned int from,
 }
 
 /*
- * The slow way to prepare a write, whole pages at a time (what the
- * buffer-heads lab's stub calls, so that the trees of the labs before it
- * write files correctly). Unless the write covers the whole page, read
- * every block of the page that is not uptodate first, synchronously and
- * under the page lock (holes and blocks past EOF become zeroes); then map
- * the blocks under the write, allocating. Right, but it reads blocks that
- * the write replaces whole and blocks that it never touches.
- */
-static int read_page_blocks(struct inode *inode, struct page *page,
-			    struct buffer_head *head, get_block_t *get_block)
-{
-	unsigned int bbits = inode->i_blkbits;
-	sector_t block = (sector_t)page->index << (PAGE_SHIFT - bbits);
-	sector_t lblock = (i_size_read(inode) + (1U << bbits) - 1) >> bbits;
-	struct buffer_head *bh = head, *wait[PAGE_SIZE / 512];
-	int nr = 0, err = 0;
-
-	do {
-		if (buffer_uptodate(bh))
-			continue;
-		if (!buffer_mapped(bh) && block < lblock)
-			err = get_block(inode, block, bh, 0);
-		if (err)
-			break;
-		if (!buffer_mapped(bh)) {	/* a hole, or past EOF */
-			memset(bh->b_data, 0, bh->b_size);
-			set_buffer_uptodate(bh);
-			continue;
-		}
-		lock_buffer(bh);
-		get_bh(bh);
-		bh->b_end_io = end_buffer_read_sync;
-		submit_bh(REQ_OP_READ, bh);
-		wait[nr++] = bh;
-	} while (block++, (bh = bh->b_this_page) != head);
-	for (int i = 0; i < nr; i++) {
-		wait_on_buffer(wait[i]);
-		if (!buffer_uptodate(wait[i]))
-			err = -EIO;
-	}
-	if (!err)
-		SetPageUptodate(page);
-	return err;
-}
-
-int block_prepare_write_whole_page(struct inode *inode, struct page *page,
-				   unsigned int from, unsigned int to,
-				   get_block_t *get_block)
-{
-	unsigned int bbits = inode->i_blkbits, blocksize = 1U << bbits;
-	sector_t block = (sector_t)page->index << (PAGE_SHIFT - bbits);
-	struct buffer_head *head, *bh;
-	unsigned int start = 0;
-	int err = 0;
-
-	head = get_page_buffers(page, blocksize);
-	if (!head)
-		return -ENOMEM;
-	if (!PageUptodate(page) && (from || to < PAGE_SIZE))
-		err = read_page_blocks(inode, page, head, get_block);
-	for (bh = head; !err; block++, start += blocksize) {
-		if (start + blocksize > from && start < to &&
-		    !buffer_mapped(bh)) {
-			clear_buffer_new(bh);
-			err = get_block(inode, block, bh, 1);
-			if (!err && buffer_new(bh)) {
-				unmap_underlying_metadata(bh->b_bdev,
-							  bh->b_blocknr);
-				/* Uptodate (zeroes read for the hole): the
-				 * whole block goes to the disk. Else the
-				 * write covers the page, and write_end or
-				 * page_zero_new_buffers takes it from here. */
-				if (PageUptodate(page)) {
-					clear_buffer_new(bh);
-					set_buffer_uptodate(bh);
-					mark_buffer_dirty(bh);
-				}
-			}
-		}
-		bh = bh->b_this_page;
-		if (bh == head)
-			break;
-	}
-	return err;
-}
-
-/*
+ * In a student tree scripts/mklab puts block_prepare_write_whole_page,
+ * which the stub calls, just above it (lab/buffer-heads/scaffold/).
  * LAB buffer-heads: __block_prepare_write starts from this.
  * int __block_prepare_write(struct inode *inode, struct page *page,
  *			  unsigned int from, unsigned int to,
@@ -325,6 +239,10 @@ int generic_write_end(struct file *file, struct address_space *mapping,
 
 	copied = block_write_end(file, mapping, pos, len, copied, page,
 				 fsdata);
+	/* A gap between the old EOF and the write: until the page that held
+	 * the old EOF is zeroed there, i_size says more than it holds. */
+	if (pos > old_size)
+		mapping_resize_begin(mapping);
 	/* i_mutex held: i_size cannot move under us. It changes only once
 	 * the data is in the page, so a reader never sees stale bytes. */
 	if (pos + copied > old_size) {
@@ -333,10 +251,11 @@ int generic_write_end(struct file *file, struct address_space *mapping,
 	}
 	unlock_page(page);
 	page_cache_release(page);
-	/* A gap between the old EOF and the write: the page that held the
-	 * old EOF needs page_mkwrite again, and zeroes in the gap. */
-	if (pos > old_size)
+	/* That page needs page_mkwrite again, and zeroes in the gap. */
+	if (pos > old_size) {
 		pagecache_isize_extended(inode, old_size, pos);
+		mapping_resize_end(mapping);
+	}
 	if (grew)
 		mark_inode_dirty(inode);
 	return copied;

@@ -23,6 +23,7 @@
 #include <kernel/errno.h>
 #include <kernel/sched.h>
 #include <mm/slab.h>
+#include <mm/writeback.h>
 
 /* ---- write access bookkeeping ---------------------------------------- */
 
@@ -398,7 +399,11 @@ int do_truncate(struct dentry *dentry, loff_t length, unsigned int time_attrs,
 	kill = should_remove_suid(inode);
 	if (kill)
 		newattrs.ia_valid |= kill | ATTR_FORCE;
+	/* Until notify_change returns, the page cache may disagree with
+	 * i_size: writeback and faults wait rather than judge. */
+	mapping_resize_begin(inode->i_mapping);
 	err = notify_change(dentry, &newattrs);
+	mapping_resize_end(inode->i_mapping);
 	mutex_unlock(&inode->i_mutex);
 	return err;
 }

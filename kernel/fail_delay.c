@@ -4,7 +4,8 @@
  * delay and a length; a task passing an armed point takes one from the
  * count and sleeps. Sleeping where the caller may not sleep would be a
  * bug of its own, so a point passed with interrupts off is skipped and
- * logged instead.
+ * logged instead. A point may also be the entry of traced functions
+ * (at_entry): the tracer holds the task there (kernel/trace.c).
  */
 #include <kernel/fail_delay.h>
 #include <kernel/errno.h>
@@ -14,18 +15,24 @@
 #include <kernel/spinlock.h>
 #include <kernel/string.h>
 #include <kernel/time.h>
+#include <kernel/trace.h>
 #include <asm/processor.h>
 #include <fs/proc_fs.h>
 
 struct delay_point {
 	const char *name;
+	const char *at_entry[2];	/* or the entry of these functions */
 	unsigned long count;	/* tasks still to delay */
 	unsigned long ms;
 	unsigned long hits;	/* delays served since boot */
 };
 
 static struct delay_point points[FD_NR_POINTS] = {
-	[FD_ISIZE_SET] = { "isize_set" },
+	/* Every size change writes i_size, then brings the page cache into
+	 * line: these are where the second step starts, whoever wrote the
+	 * first (vmtruncate, ext2_setsize, generic_write_end). */
+	[FD_ISIZE_SET] = { "isize_set",
+			   { "truncate_pagecache", "pagecache_isize_extended" } },
 	[FD_FAULT_PAGE_LOCKED] = { "fault_page_locked" },
 	[FD_MKWRITE_BEFORE_LOCK] = { "mkwrite_before_lock" },
 	[FD_TRUNCATE_PAGES_DROPPED] = { "truncate_pages_dropped" },
@@ -136,5 +143,10 @@ static int delay_write(const char *buf, size_t len, void *data)
 /* Called by fault_inject_init, which makes /proc/fail. */
 void fail_delay_proc_init(void)
 {
+	for (int i = 0; i < FD_NR_POINTS; i++)
+		for (int j = 0; j < 2 && points[i].at_entry[j]; j++)
+			if (trace_entry_delay(points[i].at_entry[j], i))
+				pr_warn("fail_delay: %s: %s is not traced\n",
+					points[i].name, points[i].at_entry[j]);
 	proc_create_rw_data("fail/delay", 0644, delay_show, delay_write, NULL);
 }

@@ -6,25 +6,31 @@
  * graders' expect scripts and a student at the serial console see the
  * same thing.
  *
- * How a call is seen, as Linux's function_graph tracer sees it: the
- * files listed in the Makefile's TRACED are compiled with -pg -mfentry,
- * so each of their functions starts with `call __fentry__`
- * (kernel/trace_entry.S). With a set on, __fentry__ hands the function's
+ * How a call is seen, as Linux's function_graph tracer sees it: each
+ * function of the tables is declared __traced (<kernel/compiler.h>), so
+ * the compiler starts it with five bytes of nops, and trace_init turns
+ * them into `call __fentry__` (kernel/trace_entry.S) at boot, writing
+ * through the direct map since the kernel's text is read-only. No other
+ * function, and no other code generation, changes: the files stay as
+ * the compiler makes them. With a set on, __fentry__ hands the function's
  * address and argument registers to trace_function_entry, which looks
  * the function up in the tables below. A traced one gets its "->" line,
  * and its return address on the stack is swapped for return_to_handler:
  * when it returns, trace_function_exit prints "<-" with its result and
  * sends the result on to the real caller. The calls in progress are kept
  * per task (struct trace_graph), so a task that sleeps mid-chain (disk
- * I/O) keeps its own indentation.
+ * I/O) keeps its own indentation. The same entry serves the delay points
+ * of kernel/fail_delay.c that are a function's entry (trace_entry_delay).
  *
  *   tables       the functions of each set, and how to print them
  *   entry/exit   trace_function_entry, trace_function_exit
  *   lines        the "->", "<-" and ".." lines
- *   /proc/trace  switching sets, and resolving the tables at boot
+ *   /proc/trace  switching sets; resolving the tables and placing the
+ *                calls at boot
  */
 #include <kernel/trace.h>
 #include <kernel/errno.h>
+#include <kernel/fail_delay.h>
 #include <kernel/init.h>
 #include <kernel/kallsyms.h>
 #include <kernel/panic.h>
@@ -34,6 +40,8 @@
 #include <fs/dcache.h>
 #include <fs/fs.h>
 #include <fs/proc_fs.h>
+#include <mm/mm.h>
+#include <asm/processor.h>
 
 struct trace_point_set trace_set_truncate = { "truncate", false };
 
@@ -76,6 +84,7 @@ struct traced_fn {
 	/* Filled in at boot: */
 	struct trace_point_set *set;
 	unsigned long hook;	/* the address just after its call __fentry__ */
+	u8 delay;	/* a fail_delay point held at its entry, plus 1; 0: none */
 };
 
 #define NO_INODE { V_NONE, 0 }
@@ -144,11 +153,13 @@ struct trace_args {
 	unsigned long reg[6];	/* rdi, rsi, rdx, rcx, r8, r9 */
 };
 
-static struct traced_fn *find_traced(unsigned long ip)
+/* The table entry whose hook is ip, or whose name is name. */
+static struct traced_fn *find_traced(unsigned long ip, const char *name)
 {
 	for (size_t t = 0; t < ARRAY_SIZE(tables); t++)
 		for (size_t i = 0; i < tables[t].nr; i++)
-			if (tables[t].fns[i].hook == ip)
+			if (name ? !strcmp(tables[t].fns[i].name, name)
+				 : tables[t].fns[i].hook == ip)
 				return &tables[t].fns[i];
 	return NULL;
 }
@@ -279,18 +290,37 @@ void __trace_note(struct trace_point_set *set, const char *fn,
 /* ---- entry/exit ------------------------------------------------------- */
 
 /*
- * From __fentry__, with a set on: ip is just after the call in the
- * function, *parent its return address. Preconditions: process context
- * (the traced functions all sleep).
+ * A fail_delay point at the entry of a traced function: the task that
+ * calls it may be held there (kernel/fail_delay.c names the functions).
+ * So a race window that opens as a function is entered needs no hook in
+ * the function, nor in its callers, which labs may ask a student to
+ * write. 0, or -ENOENT for a function not in the tables.
+ */
+int trace_entry_delay(const char *fn, unsigned int point)
+{
+	struct traced_fn *tf = find_traced(0, fn);
+
+	if (!tf)
+		return -ENOENT;
+	tf->delay = point + 1;
+	return 0;
+}
+
+/*
+ * From __fentry__, with a set on or a delay point armed: ip is just after
+ * the call in the function, *parent its return address. Preconditions:
+ * process context (the traced functions all sleep).
  */
 void trace_function_entry(unsigned long ip, unsigned long *parent,
 			  const struct trace_args *args)
 {
 	struct trace_graph *g = &current->trace;
-	struct traced_fn *tf = find_traced(ip);
+	struct traced_fn *tf = find_traced(ip, NULL);
 	struct trace_frame *f;
 	char detail[96];
 
+	if (tf && tf->delay)
+		fail_delay(tf->delay - 1);
 	if (!tf || !tf->set->on || g->depth >= TRACE_MAX_DEPTH ||
 	    (tf->nested && !g->depth))
 		return;
@@ -349,24 +379,31 @@ static int trace_write(const char *buf, size_t len, void *data)
 }
 
 /*
- * Where the function's call to __fentry__ returns to, or 0 when it has
- * none (its file is not in the Makefile's TRACED, or it was compiled
- * away). The call may follow an endbr64 (-fcf-protection).
+ * Make the five nops at the start of the function at addr (a __traced
+ * one) a call to __fentry__; return where that call returns to, or 0
+ * when the function has no such nops (not declared __traced). The nops
+ * may follow an endbr64 (-fcf-protection). Text is mapped read-only, so
+ * the bytes are written through the direct map's writable alias; once, at
+ * boot, on the one CPU of a kernel that is not preemptible, so no task is
+ * part way through the nops while they change.
  */
 static unsigned long fentry_hook(unsigned long addr)
 {
 	static const u8 endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
-	const u8 *p = (const u8 *)addr;
+	static const u8 nops[5] = { 0x90, 0x90, 0x90, 0x90, 0x90 };
+	u8 *p = (u8 *)addr, call[5] = { 0xe8 };	/* call rel32 */
+	u32 a, b, c, d;
 	s32 rel;
 
 	if (!memcmp(p, endbr64, sizeof(endbr64)))
 		p += sizeof(endbr64);
-	if (p[0] != 0xe8)	/* call rel32 */
+	if (memcmp(p, nops, sizeof(nops)))
 		return 0;
-	memcpy(&rel, p + 1, sizeof(rel));
-	if ((unsigned long)(p + 5) + rel != (unsigned long)__fentry__)
-		return 0;
-	return (unsigned long)(p + 5);
+	rel = (long)__fentry__ - (long)(p + sizeof(call));
+	memcpy(call + 1, &rel, sizeof(rel));
+	memcpy(phys_to_virt(virt_to_phys(p)), call, sizeof(call));
+	cpuid(0, 0, &a, &b, &c, &d);	/* serializing: the nops are gone */
+	return (unsigned long)(p + sizeof(call));
 }
 
 static int trace_init(void)
@@ -383,7 +420,7 @@ static int trace_init(void)
 			if (!tf->hook)
 				pr_warn("trace: %s: %s cannot be traced (%s)\n",
 					tf->set->name, tf->name,
-					addr ? "no call to __fentry__"
+					addr ? "not declared __traced"
 					     : "no such function");
 		}
 		snprintf(name, sizeof(name), "trace/%s", tables[t].set->name);

@@ -2,13 +2,15 @@
  * kernel/trace_entry.S: the two ways into the call-chain tracer
  * (kernel/trace.c).
  *
- * __fentry__: gcc -pg -mfentry makes `call __fentry__` the first
- * instruction of every function in the Makefile's TRACED files, before
- * the prologue. The function's arguments are still in rdi, rsi, rdx, rcx,
+ * __fentry__: kernel/trace.c makes `call __fentry__` the first
+ * instruction of every __traced function at boot (in the nops the
+ * compiler left there, before the prologue), as gcc -pg -mfentry would. The function's arguments are still in rdi, rsi, rdx, rcx,
  * r8, r9, and its return address sits just above ours. With no trace set
- * on, return at once. Otherwise save the argument registers (a struct
- * trace_args) and let trace_function_entry decide; it may replace the
- * function's return address by return_to_handler.
+ * on and no delay point armed (kernel/fail_delay.c: some are a traced
+ * function's entry), return at once. Otherwise save the argument
+ * registers (a struct trace_args) and let trace_function_entry decide; it
+ * may hold the task, and replace the function's return address by
+ * return_to_handler.
  *
  * return_to_handler: a traced function "returns" here with its result in
  * rax (rdx for a 128-bit one). trace_function_exit prints it and gives
@@ -22,6 +24,8 @@
 	.globl __fentry__
 __fentry__:
 	cmpb $0, trace_functions_on(%rip)
+	jne 1f
+	cmpq $0, fail_delay_armed(%rip)
 	jne 1f
 	ret
 1:	pushq %rax		/* a varargs function's vector count */

@@ -230,26 +230,26 @@ static bool pte_maps(pte_t *pte, struct page *page)
 
 /*
  * page_mkwrite found the page gone from the file (truncated), yet our PTE
- * maps it: retrying the store would fault the same way forever. Truncation
- * unmaps a page before it drops it, and again afterwards, all under
- * i_mutex. So while i_mutex is held the second unmap may still be on its
- * way: let it run. Once i_mutex is free, a PTE that still maps the page
- * is a kernel bug (a truncate that did not unmap), and we say so at once
- * instead of livelocking the process.
+ * maps it. As in Linux the fault is simply retried: truncation unmaps a
+ * page before it drops it and again afterwards, so the second unmap will
+ * take the PTE away, and the retry finds SIGBUS or the new page. That
+ * holds while the truncate is running (AS_RESIZING, set by do_truncate
+ * until it is done): yield to it. Once none is, nothing will ever remove
+ * the PTE and the retry would fault the same way forever: a kernel bug (a
+ * truncate that did not unmap, or a fault that mapped the page after it
+ * left the file), said at once instead of livelocking the process.
  */
 static void check_stale_pte(struct vm_area_struct *vma, pte_t *pte,
 			    struct page *page, unsigned long address)
 {
 	struct inode *inode = vma->vm_file->f_inode;
 
-	if (page->mapping)
+	if (page->mapping || !pte_maps(pte, page))
 		return;
-	if (mutex_is_locked(&inode->i_mutex)) {
+	if (mapping_resizing(inode->i_mapping)) {
 		schedule_timeout_interruptible(1);
 		return;
 	}
-	if (!pte_maps(pte, page))
-		return;
 	pr_emerg("BUG: page fault on a page truncated from the file is still "
 		 "mapped: did truncate unmap it?\n");
 	pr_emerg("BUG: %s[%d] stores at %#lx: file page %lu of inode %lu "

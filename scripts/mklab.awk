@@ -1,5 +1,6 @@
 # scripts/mklab.awk -- replace the fences of one lab in one source file by
-# the stub above them (see scripts/mklab). Variables: lab (the lab name).
+# the stub above them (see scripts/mklab). Variables: lab (the lab name),
+# scaffold (optional, below).
 #
 #	/*
 #	 * LAB mkwrite: block_page_mkwrite starts from this.
@@ -13,10 +14,13 @@
 #	/* LAB mkwrite: END */
 #
 # becomes a one-line pointer to the handout followed by the stub, as code.
-# A fence without a stub comment leaves only the pointer. Fences of other
-# labs may sit wholly inside this lab's fence (they go with it) or wholly
-# outside; a fence that overlaps this one, a BEGIN without END or an END
-# without BEGIN is an error (exit 1), as stubbing it would not build.
+# A fence without a stub comment leaves only the pointer. With the variable
+# scaffold set (a file: lab/LAB/scaffold/PATH, see scripts/mklab), that
+# file's lines go just above the first fence's pointer: helpers the stubs
+# call, which the full tree does not have. Fences of other labs may sit
+# wholly inside this lab's fence (they go with it) or wholly outside; a
+# fence that overlaps this one, a BEGIN without END or an END without
+# BEGIN is an error (exit 1), as stubbing it would not build.
 
 function indent_of(s) { match(s, /^[ \t]*/); return substr(s, 1, RLENGTH) }
 
@@ -88,6 +92,13 @@ END {
 				}
 				m = c - 1
 			}
+		}
+		if (fences == 1 && scaffold != "") {
+			while ((r = (getline line < scaffold)) > 0)
+				out[++m] = line
+			if (r < 0)
+				fail(i, "cannot read " scaffold)
+			close(scaffold)
 		}
 		out[++m] = indent_of(src[i]) "/* LAB " lab ": your code here (lab/" lab "/README.md) */"
 		for (s = 1; s <= nstub; s++)

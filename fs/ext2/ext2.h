@@ -70,7 +70,7 @@ struct ext2_inode_info {
 	bool i_bad;	/* failed validation: never written or freed */
 	bool i_new;	/* allocated, never written: clear its slot */
 	struct mutex i_truncate_mutex;	/* the block map vs truncation */
-	struct ext2_dir_index *i_dir_index;	/* large directories: dir.c */
+	struct ext2_dir_index *i_dir_index;	/* large directories: dir_index.c */
 	struct inode vfs_inode;
 };
 
@@ -201,11 +201,11 @@ int ext2_getattr(const struct path *path, struct kstat *stat);
 extern const struct address_space_operations ext2_aops;
 
 /* truncate.c */
-void ext2_truncate(struct inode *inode);
-int ext2_setsize(struct inode *inode, loff_t newsize);
-int ext2_truncate_blocks(struct inode *inode, loff_t offset);
-int ext2_setattr(struct dentry *dentry, struct iattr *attr);
-void ext2_write_failed(struct address_space *mapping, loff_t to);
+__traced void ext2_truncate(struct inode *inode);
+__traced int ext2_setsize(struct inode *inode, loff_t newsize);
+__traced int ext2_truncate_blocks(struct inode *inode, loff_t offset);
+__traced int ext2_setattr(struct dentry *dentry, struct iattr *attr);
+__traced void ext2_write_failed(struct address_space *mapping, loff_t to);
 
 /* dir.c */
 struct ext2_dir_entry_2 *ext2_find_entry(struct inode *dir,
@@ -221,7 +221,37 @@ int ext2_set_link(struct inode *dir, struct ext2_dir_entry_2 *de,
 unsigned long ext2_inode_by_name(struct inode *dir, const struct qstr *name,
 				 int *err);
 void ext2_put_page(struct page *page);
-/* Forget a directory's in-memory name index (inode going away). */
+/* For dir_index.c: the page helpers of the linear walk. */
+unsigned int ext2_last_byte(struct inode *inode, unsigned long n);
+struct page *ext2_get_page(struct inode *dir, unsigned long n);
+struct ext2_dir_entry_2 *ext2_find_in_page_n(struct inode *dir,
+					     unsigned long n,
+					     const struct qstr *name,
+					     struct page **res_page);
+
+static inline unsigned long dir_pages(struct inode *inode)
+{
+	return (inode->i_size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+}
+
+static inline struct ext2_dir_entry_2 *
+ext2_next_entry(struct ext2_dir_entry_2 *p)
+{
+	return (struct ext2_dir_entry_2 *)((char *)p + p->rec_len);
+}
+
+/* dir_index.c: pagelab's in-memory name index of large directories (not
+ * Linux's). ext2_dir_index_find: false when dir has no index; else true,
+ * with *de the answer (a record, NULL or an ERR_PTR). add_start: where
+ * ext2_add_link may start looking for room (0 without an index), or
+ * -EEXIST / -EIO. changed: a name was added to or removed from page. */
+bool ext2_dir_index_find(struct inode *dir, const struct qstr *name,
+			 struct page **res_page, struct ext2_dir_entry_2 **de);
+long ext2_dir_index_add_start(struct inode *dir, const struct qstr *name,
+			      unsigned int reclen);
+void ext2_dir_index_changed(struct inode *dir, struct page *page,
+			    const char *name, int len, bool added);
+/* Forget a directory's index (a failed change, the inode going away). */
 void ext2_dir_index_free(struct inode *dir);
 
 /* file.c, namei.c, symlink.c */

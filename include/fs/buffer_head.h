@@ -234,11 +234,6 @@ int block_write_begin(struct file *file, struct address_space *mapping,
 int __block_prepare_write(struct inode *inode, struct page *page,
 			  unsigned int from, unsigned int to,
 			  get_block_t *get_block);
-/* The same, the slow way: the whole page read first (fs/buffer_write.c;
- * the buffer-heads lab's stub). */
-int block_prepare_write_whole_page(struct inode *inode, struct page *page,
-				   unsigned int from, unsigned int to,
-				   get_block_t *get_block);
 /* Mark the copied buffers uptodate and dirty (the page too). */
 int block_write_end(struct file *file, struct address_space *mapping,
 		    loff_t pos, unsigned int len, unsigned int copied,
@@ -252,8 +247,8 @@ int generic_write_end(struct file *file, struct address_space *mapping,
  * and dirty it, so that the disk block holds zeroes past a new EOF.
  * Reads the block if needed; a hole needs nothing. 0 or -errno.
  */
-int block_truncate_page(struct address_space *mapping, loff_t from,
-			get_block_t *get_block);
+__traced int block_truncate_page(struct address_space *mapping, loff_t from,
+				 get_block_t *get_block);
 /* The page's buffers, made (clean, unmapped) if it has none; NULL when out
  * of memory. Page locked. (Buffer layer internal: fs/buffer_*.c.) */
 struct buffer_head *get_page_buffers(struct page *page,

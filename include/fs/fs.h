@@ -18,7 +18,6 @@
 #define _FS_FS_H
 
 #include <kernel/cred.h>
-#include <kernel/fail_delay.h>
 #include <kernel/list.h>
 #include <kernel/mutex.h>
 #include <kernel/radix_tree.h>
@@ -406,13 +405,10 @@ static inline loff_t i_size_read(const struct inode *inode)
 	return READ_ONCE(inode->i_size);
 }
 
-/* i_mutex held: the size only changes under it. A test may hold the
- * moment just after a file's size changed open (fail_delay.h). */
+/* i_mutex held: the size only changes under it. */
 static inline void i_size_write(struct inode *inode, loff_t size)
 {
 	WRITE_ONCE(inode->i_size, size);
-	if (S_ISREG(inode->i_mode))
-		fail_delay(FD_ISIZE_SET);
 }
 
 /* ---- file ------------------------------------------------------------- */
@@ -636,7 +632,7 @@ int inode_change_ok(const struct inode *inode, struct iattr *attr);
  * SIGXFSZ) and s_maxbytes when growing: 0, -EFBIG or -EINVAL. Call before
  * changing anything (the new truncate sequence's first step).
  */
-int inode_newsize_ok(const struct inode *inode, loff_t offset);
+__traced int inode_newsize_ok(const struct inode *inode, loff_t offset);
 /*
  * Should a change by the current task drop set-group-ID? ATTR_KILL_SGID
  * when group-executable, or of a group the caller is not in (and it is not
@@ -650,14 +646,14 @@ unsigned int setattr_should_drop_sgid(const struct inode *inode);
  */
 unsigned int should_remove_suid(const struct inode *inode);
 /* Apply attr to the in-memory inode (sizes through simple_setsize). */
-int inode_setattr(struct inode *inode, const struct iattr *attr);
+__traced int inode_setattr(struct inode *inode, const struct iattr *attr);
 /* Change attributes of dentry's inode; i_mutex held. 0 or -errno. */
-int notify_change(struct dentry *dentry, struct iattr *attr);
+__traced int notify_change(struct dentry *dentry, struct iattr *attr);
 
 /* ---- fs/libfs.c --------------------------------------------------------- */
 
-int simple_setsize(struct inode *inode, loff_t newsize);
-int simple_setattr(struct dentry *dentry, struct iattr *attr);
+__traced int simple_setsize(struct inode *inode, loff_t newsize);
+__traced int simple_setattr(struct dentry *dentry, struct iattr *attr);
 int simple_getattr(const struct path *path, struct kstat *stat);
 int simple_statfs(struct dentry *dentry, struct kstatfs *buf);
 struct dentry *simple_lookup(struct inode *dir, struct dentry *dentry,
@@ -732,10 +728,10 @@ long do_sys_open(int dfd, const char *pathname, int flags, umode_t mode);
  */
 struct file *open_exec(const char *pathname);
 /* i_mutex taken here: size to length, through notify_change. */
-int do_truncate(struct dentry *dentry, loff_t length, unsigned int time_attrs,
-		struct file *filp);
-long do_sys_truncate(const char *pathname, loff_t length);
-long do_sys_ftruncate(unsigned int fd, loff_t length);
+__traced int do_truncate(struct dentry *dentry, loff_t length,
+			 unsigned int time_attrs, struct file *filp);
+__traced long do_sys_truncate(const char *pathname, loff_t length);
+__traced long do_sys_ftruncate(unsigned int fd, loff_t length);
 long do_faccessat(int dfd, const char *pathname, int mode, int flags);
 long do_fchmodat(int dfd, const char *pathname, umode_t mode);
 long do_fchownat(int dfd, const char *pathname, uid_t user, gid_t group,

@@ -18,6 +18,13 @@
  * is the first function on its stack outside these (get_wchan). */
 #define __sched __attribute__((section(".sched.text")))
 #define __unused __attribute__((unused))
+/* A function /proc/trace can show (kernel/trace.c's tables), marked on its
+ * declaration, so a lab solution written in its place is marked too. Its
+ * first bytes are five nops that kernel/trace.c turns into a call to
+ * __fentry__ at boot, as Linux's ftrace does with -pg's calls; and it
+ * stays one real function: not inlined, not cloned (a copy would not be
+ * seen). Nothing else in its file changes. */
+#define __traced __attribute__((patchable_function_entry(5, 0), noipa))
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)

@@ -11,7 +11,12 @@
  *	cat /proc/fail/delay			# every point and its state
  *
  * Points sit in code the labs never ask a student to write, so a
- * solution in any style passes them the same way.
+ * solution in any style passes them the same way: a call to fail_delay()
+ * there, or, where the window opens as a function is entered and the
+ * code around the call is a lab's, the function's entry itself, which
+ * the tracer watches (isize_set: kernel/trace.c, trace_entry_delay).
+ * Never in a primitive (i_size_write, lock_page): a point changes what
+ * its code may do (sleep).
  */
 #ifndef _KERNEL_FAIL_DELAY_H
 #define _KERNEL_FAIL_DELAY_H
@@ -19,7 +24,9 @@
 #include <kernel/types.h>
 
 enum fail_delay_point {
-	FD_ISIZE_SET,		/* i_size_write: a regular file's size changed */
+	FD_ISIZE_SET,		/* entry of truncate_pagecache or
+				 * pagecache_isize_extended: i_size has
+				 * changed, the page cache not yet */
 	FD_FAULT_PAGE_LOCKED,	/* __do_fault: page locked, PTE not yet set */
 	FD_MKWRITE_BEFORE_LOCK,	/* do_page_mkwrite: before ->page_mkwrite */
 	FD_TRUNCATE_PAGES_DROPPED, /* end of truncate_inode_pages */

@@ -10,13 +10,13 @@
  *	...
  *	trace: truncate:       <- ext2_setattr = 0 ino 12 i_size 1000
  *
- * The traced functions contain no trace code: the compiler makes every
- * function of the files listed in the Makefile's TRACED start with a call
- * to __fentry__ (-pg -mfentry, kernel/trace_entry.S), and kernel/trace.c
- * knows from its table which functions to show and how to print their
- * arguments. So a function a student writes in a lab traces exactly as
- * the reference one does. Switched off, __fentry__ costs one test of a
- * flag.
+ * The traced functions contain no trace code: each is declared __traced
+ * (<kernel/compiler.h>), which gives it room for a call to __fentry__
+ * (kernel/trace_entry.S) that kernel/trace.c writes in at boot, and
+ * kernel/trace.c knows from its table which functions to show and how to
+ * print their arguments. The mark sits on the declaration, so a function
+ * a student writes in a lab traces exactly as the reference one does.
+ * Switched off, __fentry__ costs one test of a flag.
  *
  * trace_note() adds a line of detail inside the current function.
  */
@@ -50,6 +50,9 @@ struct trace_graph {
 	int depth;
 	struct trace_frame frame[TRACE_MAX_DEPTH];
 };
+
+/* kernel/fail_delay.c: hold a task at the entry of fn, a traced one. */
+int trace_entry_delay(const char *fn, unsigned int point);
 
 __printf(4, 5) void __trace_note(struct trace_point_set *set, const char *fn,
 				 const struct inode *inode, const char *fmt, ...);

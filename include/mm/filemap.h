@@ -63,20 +63,23 @@ void delete_from_page_cache(struct page *page);
  * away: the caller has set i_size (or is freeing the inode). Does not
  * unmap: see truncate_pagecache.
  */
-void truncate_inode_pages(struct address_space *mapping, loff_t lstart);
+__traced void truncate_inode_pages(struct address_space *mapping,
+				   loff_t lstart);
 /*
  * The new sequence's page-cache step, after i_size was set to newsize:
  * unmap user mappings past newsize (private copies too), drop the pages,
  * zero the partial page, unmap again. Nothing when growing.
  */
-void truncate_pagecache(struct inode *inode, loff_t oldsize, loff_t newsize);
+__traced void truncate_pagecache(struct inode *inode, loff_t oldsize,
+				 loff_t newsize);
 /*
  * i_size grew from `from` to `to` (set already): write-protect the page that
  * straddled the old EOF in every mapping, so the next store calls
  * page_mkwrite for the blocks the new size needs, and zero what lies past
  * the old EOF in it (up to `to`). Page not locked by the caller.
  */
-void pagecache_isize_extended(struct inode *inode, loff_t from, loff_t to);
+__traced void pagecache_isize_extended(struct inode *inode, loff_t from,
+				       loff_t to);
 /*
  * Commit a size change that can no longer fail: write i_size, then cut
  * the page cache (truncate_pagecache) or, growing, fix the page that
@@ -88,13 +91,13 @@ void truncate_setsize(struct inode *inode, loff_t newsize);
  * then call ->truncate, which cannot fail. 0 or -errno (only from the
  * checks).
  */
-int vmtruncate(struct inode *inode, loff_t offset);
+__traced int vmtruncate(struct inode *inode, loff_t offset);
 /*
  * A write failed after instantiating blocks past i_size (== offset): for a
  * file system of the old sequence, drop the pages past it and call
  * ->truncate. New-sequence file systems do this themselves: nothing.
  */
-int truncate_blocks(struct inode *inode, loff_t offset);
+__traced int truncate_blocks(struct inode *inode, loff_t offset);
 
 /* The page lock: sleeps while another holder has it. */
 void lock_page(struct page *page);

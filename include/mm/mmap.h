@@ -66,8 +66,9 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start,
  * those pages go too (truncation); otherwise only the file's own pages.
  */
 struct address_space;
-void unmap_mapping_range(struct address_space *mapping, loff_t holebegin,
-			 loff_t holelen, bool even_cows);
+__traced void unmap_mapping_range(struct address_space *mapping,
+				  loff_t holebegin, loff_t holelen,
+				  bool even_cows);
 /* fork: share vma's pages with the child's tables, copy-on-write. */
 int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 		    struct vm_area_struct *vma);

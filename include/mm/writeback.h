@@ -13,6 +13,8 @@
 #define _MM_WRITEBACK_H
 
 #include <fs/fs.h>
+#include <kernel/bitops.h>
+#include <kernel/panic.h>
 
 /* Does this mapping have a backing store to write dirty pages to? */
 static inline bool mapping_cap_writeback(struct address_space *mapping)
@@ -23,6 +25,35 @@ static inline bool mapping_cap_writeback(struct address_space *mapping)
 /* An I/O error seen while writing back mapping, for fsync to report. */
 #define AS_EIO 0
 void mapping_set_error(struct address_space *mapping, int err);
+
+/*
+ * The file's size is changing (pagelab's; Linux has no such bit): set
+ * with i_mutex held before i_size moves (do_truncate, a write that
+ * leaves a gap past the old EOF in generic_write_end), cleared once the
+ * page cache agrees with the new size (truncate_pagecache's second unmap,
+ * or pagecache_isize_extended, done). Meanwhile the page cache may hold
+ * what the new size contradicts, and that is not a bug: a dropped page
+ * still mapped until the second unmap, bytes a mapping stored past the
+ * old EOF not yet zeroed. Writeback's hole check (fs/buffer_page.c) and
+ * check_stale_pte (mm/memory.c) wait for the end instead of judging.
+ */
+#define AS_RESIZING 1
+
+static inline void mapping_resize_begin(struct address_space *mapping)
+{
+	BUG_ON(!mutex_is_locked(&mapping->host->i_mutex));
+	set_bit(AS_RESIZING, &mapping->flags);
+}
+
+static inline void mapping_resize_end(struct address_space *mapping)
+{
+	clear_bit(AS_RESIZING, &mapping->flags);
+}
+
+static inline bool mapping_resizing(struct address_space *mapping)
+{
+	return test_bit(AS_RESIZING, &mapping->flags);
+}
 
 bool __set_page_dirty_nobuffers(struct page *page);
 /* Account a page that just became dirty (the inode is marked too). */

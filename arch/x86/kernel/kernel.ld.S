@@ -82,7 +82,10 @@ SECTIONS
 	_end = .;
 	__bss_end_phys = . - KERNEL_VMA;
 
+	/* __patchable_function_entries: where the nops of __traced functions
+	 * are; kernel/trace.c finds them by name (kallsyms) instead. */
 	/DISCARD/ : {
 		*(.note*) *(.comment) *(.eh_frame*)
+		*(__patchable_function_entries)
 	}
 }
