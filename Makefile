@@ -61,9 +61,9 @@ UTESTS := $(patsubst userland/tests/%.c,$(B)/userland/tests/%,$(wildcard userlan
 UBENCH := $(patsubst userland/bench/%.c,$(B)/userland/bench/%,$(wildcard userland/bench/*.c))
 USERLAND := $(UBIN) $(UTESTS) $(UBENCH)
 
-.PHONY: all kernel userland run run-iso iso test grade lab gdb bench stress dist docs deps clean check-deps FORCE
+.PHONY: all kernel userland images run run-iso iso test grade lab gdb bench stress dist docs deps clean check-deps FORCE
 FORCE:
-all: kernel userland $(B)/initramfs.cpio
+all: kernel userland $(B)/initramfs.cpio images
 
 kernel: $(B)/kernel.elf $(B)/kernel.asm $(B)/kernel.sym
 
@@ -153,6 +153,22 @@ $(B)/userland/bench/%: userland/bench/%.c $(wildcard userland/include/*.h)
 	@echo "  MUSLCC  $@"
 	$(Q)$(MUSLCC) $(UCFLAGS) -o $@ $<
 
+# The disk images the tests attach, made here, before any test runs, so
+# that the boots only read them: build/images (scripts/mkimages, RAM
+# disks) and build/corrupt (scripts/mkcorrupt-images, damaged on purpose;
+# made aside and renamed, so that a half-made set never looks whole).
+images: $(B)/images/.made $(B)/corrupt/MANIFEST
+
+$(B)/images/.made: scripts/mkimages
+	@echo "  IMAGES  $(B)/images"
+	$(Q)scripts/mkimages && touch $@
+
+$(B)/corrupt/MANIFEST: scripts/mkcorrupt-images
+	@echo "  IMAGES  $(B)/corrupt"
+	$(Q)rm -rf $(B)/corrupt.tmp && \
+		scripts/mkcorrupt-images $(B)/corrupt.tmp >/dev/null && \
+		rm -rf $(B)/corrupt && mv $(B)/corrupt.tmp $(B)/corrupt
+
 $(B)/pagelab.iso: $(B)/kernel.elf scripts/mkiso
 	scripts/mkiso $(B)/kernel.elf $@
 
@@ -203,24 +219,27 @@ bench: check-deps
 
 # make docs: doc/truncate-sequences.svg, the old and the new truncate
 # sequence side by side (scripts/trace-diagram over a traced ftruncate of
-# each, booted with pagelab-run). DOCDIR=dir writes elsewhere.
+# each, booted with pagelab-run, whose output is kept in DOCLOGS).
+# DOCDIR=dir writes elsewhere.
 DOCDIR ?= doc
+DOCLOGS ?= $(B)/docs
 docs: check-deps
 	@$(MAKE) --no-print-directory all
-	@mkdir -p $(B)/docs $(DOCDIR)
+	@mkdir -p $(DOCLOGS) $(DOCDIR)
 	@for s in old new; do scripts/pagelab-run --blocksize 1024 --size 8M \
 		--mount-opts truncate=$$s $(B)/userland/tests/trace_truncate \
-		> $(B)/docs/trace-$$s.log 2>&1 || exit 1; done
+		> $(DOCLOGS)/trace-$$s.log 2>&1 || exit 1; done
 	scripts/trace-diagram -o $(DOCDIR)/truncate-sequences.svg \
 		--title "old sequence: i_size first, then ->truncate (vmtruncate)" \
-		$(B)/docs/trace-old.log \
+		$(DOCLOGS)/trace-old.log \
 		--title "new sequence: the file system owns it (ext2_setsize)" \
-		$(B)/docs/trace-new.log
+		$(DOCLOGS)/trace-new.log
 
-# make dist: build/pagelab-VERSION.tar.gz, the committed tree, which
-# builds, tests and makes labs without git.
+# make dist: build/pagelab-VERSION.tar.gz (DISTDIR=dir: elsewhere), the
+# committed tree, which builds, tests and makes labs without git.
+DISTDIR ?= $(B)
 dist:
-	@scripts/mkdist $(B)/pagelab-$$(sed -n 's/^#define PAGELAB_VERSION "\(.*\)"/\1/p' include/kernel/version.h).tar.gz
+	@scripts/mkdist $(DISTDIR)/pagelab-$$(sed -n 's/^#define PAGELAB_VERSION "\(.*\)"/\1/p' include/kernel/version.h).tar.gz
 
 stress: check-deps
 	@$(MAKE) --no-print-directory all

@@ -5,21 +5,27 @@
 # interactive steps (send a line, wait for a regex), wait for the guest to
 # power off, check its disks with e2fsck, and judge the run as a whole.
 # The tests attached to the boot are then checked against the console log by
-# scripts/check.tcl.  A boot can also be a host command (`command`), which is
-# how the harness tests itself.
+# scripts/check.tcl.  A boot may run programs instead of a shell (`run`:
+# scripts/programs.tcl, which also reads the guest's second serial port),
+# or be a host command (`command`), which is how the harness tests itself.
+# scripts/run-tests runs the boots of the lists; scripts/pagelab-run runs
+# one boot made from its command line, with its console on stdout.
 #
 # Roadmap:
 #   pl_run_boot        the whole run of one boot -> result dict
-#   pl_spawn, pl_read  start the process; read one chunk of console output
+#   pl_spawn, pl_read  start the process; read what comes next
+#   pl_take, pl_emit   fold a chunk of console output into the console
 #   pl_scan_line       notice banner, boot complete, panic, end of panic
 #   pl_run_steps       send / sendraw / wait steps, each with its own timeout
 #   pl_finish          wait for power-off; kill QEMU after a panic or reboot
 #   pl_kill            kill the process (a host command: SIGTERM first)
 #   pl_ask_task_dump   before killing a guest that timed out: sysrq t
 # and beside it:
-#   scripts/disks.tcl    fresh disk copies before the run, e2fsck -fn after
-#   scripts/verdict.tcl  the verdict on the boot as a whole and its log,
-#                        build/test-logs/BOOT.log
+#   scripts/disks.tcl     the boot's scratch directory; fresh disk copies
+#                         before the run, e2fsck -fn after
+#   scripts/programs.tcl  a boot that runs programs
+#   scripts/verdict.tcl   the verdict on the boot as a whole and its log,
+#                         build/test-logs/BOOT.log
 #
 # Console text is kept with \r\n folded to \n, and without the cursor
 # position query (ESC [ 6 n) that busybox's line editor prints after each
@@ -31,6 +37,7 @@ package require Expect
 set pl_dir [file dirname [file normalize [info script]]]
 source [file join $pl_dir qemu.tcl]
 source [file join $pl_dir disks.tcl]
+source [file join $pl_dir programs.tcl]
 source [file join $pl_dir verdict.tcl]
 
 log_user 0
@@ -49,6 +56,8 @@ namespace eval pl {
 	# reboot(2)'s two other ends (kernel/power.c).
 	variable re_halted "${ts}pagelab: system halted"
 	variable re_restart "${ts}pagelab: restarting system"
+	# Linux's last word, quiet or not (a boot with `linux yes`).
+	variable re_powerdown "${ts}reboot: Power down"
 	# After the first sign of a panic, how long to wait for its end line.
 	variable panic_grace 5
 	# A task dump (sysrq t) asked of a guest that timed out: how long to
@@ -66,80 +75,100 @@ namespace eval pl {
 # Per-boot state, reset by pl_state_reset:
 #   S(id) S(pid)       the spawned process
 #   S(console)         everything it printed so far
+#   S(echo)            1: print the console as it comes too
 #   S(cr)              the \r run (or the start of an escape) that ended
 #                      the last chunk, held back
 #   S(scanpos)         start of the first line pl_scan_line has not seen
 #   S(steppos)         where the next `wait` step starts looking
 #   S(t0)              ms clock at spawn; S(deadline) when the boot times out
 #   S(banners) S(banner_ms) S(complete) S(panic) S(panic_ms) S(panic_end)
+#   S(halted) S(restart) S(powerdown)   what the kernel said
 #   S(eof) S(killed)   how the process ended
 #   S(dumpat)          console length when a task dump was asked for ("":
-#                      never), where the guest's own last line ends
+#                      never), where the guest's own last line ends;
+#                      S(dumped) once its end line came
 #   S(fsck)            e2fsck's output for the log
-proc pl_state_reset {boot} {
+#   S(replay)          a programs boot as a pagelab-run command, for the log
+#   S(run) ...         a boot that runs programs: scripts/programs.tcl
+proc pl_state_reset {boot echo} {
 	global S
 	array unset S
 	array set S {console "" cr "" scanpos 0 steppos 0 banners 0
 	    banner_ms "" complete 0 panic "" panic_ms 0 panic_end 0 halted 0
-	    restart 0
-	    eof 0 killed 0 watch 1 cmd "" fsck "" dumpat ""}
+	    restart 0 powerdown 0
+	    eof 0 killed 0 watch 1 cmd "" replay "" fsck "" dumpat "" dumped 0}
 	set S(watch) [expr {[dict get $boot command] eq ""}]
+	set S(echo) $echo
+	pl_run_reset $boot
 }
 
-# Run BOOT (a dict from pl_parse_list).  Returns a dict:
+# Run BOOT (a dict from pl_parse_list).  HOW: quiet (run-tests), verbose
+# (run-tests -v: the console as it comes, then a line on the boot) or
+# echo (scripts/pagelab-run: the console as it comes, and no log).
+# Returns a dict:
 #   why      "" when the boot as a whole is sound, else the reason it failed
 #   console  the console text       log      path of the kept log
 #   secs     wall time of the run   banner   seconds from spawn to banner
-proc pl_run_boot {boot verbose} {
+proc pl_run_boot {boot {how quiet}} {
 	global S
-	pl_state_reset $boot
-	set secs [pl_scale [dict get $boot timeout]]
+	pl_state_reset $boot [expr {$how ne "quiet"}]
+	set S(how) $how
 	if {[catch {
-		set disks [pl_disks_prepare $boot]
-		set argv [pl_boot_argv $boot $disks]
+		set dir [pl_scratch_make $boot]
+		set disks [pl_disks_prepare $boot $dir]
+		if {$S(run)} {
+			set S(replay) [pl_run_replay $boot]
+		}
+		set boot [pl_run_prepare $boot $dir]
+		set argv [pl_boot_argv $boot $disks $dir]
 	} msg]} {
-		set disks {}
-		set why "setup failed: $msg"
-		return [pl_result $boot $why "" $verbose]
+		return [pl_result $boot "setup failed: $msg" ""]
 	}
+	set secs [pl_scale [dict get $boot timeout]]
 	set S(cmd) $argv
 	if {[auto_execok [lindex $argv 0]] eq ""} {
 		return [pl_result $boot "setup failed: cannot run\
-		    [lindex $argv 0] (scripts/deps installs the tools)" "" $verbose]
+		    [lindex $argv 0] (scripts/deps installs the tools)" ""]
 	}
-	log_user $verbose
+	# What a host command writes goes in its scratch directory.
+	set ::env(SCRATCH) [file normalize $dir]
+	pl_run_open $dir
 	pl_spawn $argv $secs
 	set stepwhy [pl_run_steps $boot]
 	if {$stepwhy eq ""} {
-		set how [pl_finish $boot]
+		set end [pl_finish $boot]
 	} else {
 		pl_ask_task_dump
 		pl_kill
-		set how step
+		set end step
 	}
 	set code [pl_reap]
-	log_user 0
-	set fsckwhy [pl_disks_check $disks [pl_unclean $how $code]]
-	set why [pl_judge $boot $stepwhy $how $code $secs]
+	pl_run_drain
+	set fsckwhy [pl_disks_check $disks [pl_unclean $end $code]]
+	set why [pl_judge $boot $stepwhy $end $code $secs]
 	if {$why eq ""} {
 		set why $fsckwhy
 	} elseif {$fsckwhy ne ""} {
 		append why "; $fsckwhy"
 	}
+	set r [pl_result $boot $why $code]
 	if {$why eq ""} {
-		pl_disks_cleanup $disks
+		pl_scratch_cleanup $boot
 	}
-	return [pl_result $boot $why $code $verbose]
+	return $r
 }
 
-proc pl_result {boot why code verbose} {
+proc pl_result {boot why code} {
 	global S
 	set secs [expr {[info exists S(t0)] ?
 	    ([clock milliseconds] - $S(t0)) / 1000.0 : 0}]
 	set banner [expr {$S(banner_ms) eq "" ? "" :
 	    ($S(banner_ms) - $S(t0)) / 1000.0}]
-	set log [pl_write_log $boot $why $code $secs $banner]
-	if {$verbose} {
+	set log ""
+	if {$S(how) ne "echo"} {
+		set log [pl_write_log $boot $why $code $secs $banner]
+	}
+	if {$S(how) eq "verbose"} {
 		if {$S(console) ne "" && [string index $S(console) end] ne "\n"} {
 			puts ""
 		}
@@ -152,8 +181,8 @@ proc pl_result {boot why code verbose} {
 	    secs $secs banner $banner]
 }
 
-# The argv of the process to spawn for BOOT.
-proc pl_boot_argv {boot disks} {
+# The argv of the process to spawn for BOOT; DIR is its scratch directory.
+proc pl_boot_argv {boot disks dir} {
 	if {[dict get $boot command] ne ""} {
 		# A shell in between outlives the command's own exit: an expect
 		# script (run-tests itself) closes its stdout before it exits,
@@ -172,12 +201,11 @@ proc pl_boot_argv {boot disks} {
 	if {[dict get $boot emulator] eq "" && ![file exists $kernel]} {
 		error "no kernel at $kernel (run make first)"
 	}
-	set iso build/test-iso/[dict get $boot name].iso
 	set argv [list $bin {*}[pl_qemu_machine]]
 	lappend argv {*}[pl_qemu_boot_args [dict get $boot mode] $kernel \
-	    [dict get $boot cmdline] $initrd $iso]
+	    [dict get $boot cmdline] $initrd $dir/grub.iso]
 	foreach d $disks {
-		lappend argv -drive file=[lindex $d 0],if=virtio,format=raw
+		lappend argv -drive file=[dict get $d img],if=virtio,format=raw
 	}
 	return [list {*}$argv {*}[dict get $boot qemu]]
 }
@@ -190,8 +218,9 @@ proc pl_spawn {argv secs} {
 	set S(id) $spawn_id
 }
 
-# Read whatever the process prints next, waiting until DEADLINE (ms clock)
-# at most.  Returns data, eof or timeout.
+# Read whatever comes next (the console, or a programs boot's second
+# port), waiting until DEADLINE (ms clock) at most.  Returns data, eof or
+# timeout.
 proc pl_read {deadline} {
 	global S
 	set left [expr {$deadline - [clock milliseconds]}]
@@ -200,7 +229,7 @@ proc pl_read {deadline} {
 	}
 	set timeout [expr {($left + 999) / 1000}]
 	set r timeout
-	expect -i $S(id) -re {.+} {
+	set cases [list -i $S(id) -re {.+} {
 		pl_take $expect_out(0,string)
 		set r data
 	} full_buffer {
@@ -213,20 +242,31 @@ proc pl_read {deadline} {
 		set S(eof) 1
 		set r eof
 	} timeout {
+	}]
+	if {$S(com2) ne ""} {
+		lappend cases -i $S(com2) -re {.+} {
+			pl_run_com2 $expect_out(0,string)
+			set r data
+		}
 	}
+	expect {*}$cases
 	return $r
 }
 
-# Append CHUNK to the console (folding \r\n and \r\r\n to \n and dropping
+# Fold CHUNK into the console (folding \r\n and \r\r\n to \n and dropping
 # ESC [ 6 n, even across chunks: a chunk's trailing \r run or start of an
-# escape is held back for the next) and scan the lines it completes.
+# escape is held back for the next) and scan the lines it completes.  A
+# programs boot takes the console a line at a time (pl_run_console).
 proc pl_take {chunk} {
 	global S
 	set chunk $S(cr)$chunk
 	regexp {^(.*?)(\r*|\x1b\[?6?)$} $chunk -> chunk S(cr)
-	regsub -all {\x1b\[6n} $chunk {} chunk
-	regsub -all {\r+\n} $chunk \n chunk
-	append S(console) $chunk
+	set chunk [pl_fold $chunk]
+	if {$S(run)} {
+		pl_run_console $chunk
+		return
+	}
+	pl_emit $chunk
 	if {!$S(watch)} {
 		return
 	}
@@ -238,6 +278,22 @@ proc pl_take {chunk} {
 	set S(scanpos) [expr {$end + 1}]
 	foreach line [split $lines \n] {
 		pl_scan_line $line
+	}
+}
+
+proc pl_fold {text} {
+	regsub -all {\x1b\[6n} $text {} text
+	regsub -all {\r+\n} $text \n text
+	return $text
+}
+
+# TEXT onto the console; printed too (as ECHO, if given) when S(echo).
+proc pl_emit {text {echo ""}} {
+	global S
+	append S(console) $text
+	if {$S(echo)} {
+		puts -nonewline [expr {$echo eq "" ? $text : $echo}]
+		flush stdout
 	}
 }
 
@@ -264,6 +320,12 @@ proc pl_scan_line {line} {
 	}
 	if {[regexp $pl::re_restart $line]} {
 		set S(restart) 1
+	}
+	if {[regexp $pl::re_powerdown $line]} {
+		set S(powerdown) 1
+	}
+	if {$S(dumpat) ne "" && [regexp $pl::re_dump_end $line]} {
+		set S(dumped) 1
 	}
 }
 
@@ -391,7 +453,7 @@ proc pl_ask_task_dump {} {
 	set now [clock milliseconds]
 	set end [expr {$now + int([pl_scale $pl::dump_wait] * 1000)}]
 	set quiet [expr {int([pl_scale $pl::dump_first] * 1000)}]
-	while {![regexp -start $S(dumpat) -- $pl::re_dump_end $S(console)]} {
+	while {!$S(dumped)} {
 		set now [clock milliseconds]
 		if {[pl_read [expr {min($end, $now + $quiet)}]] ne "data"} {
 			break
@@ -441,7 +503,8 @@ proc pl_unclean {how code} {
 		return 1
 	}
 	set ex [lindex [pl_decode_exit $code] 0]
-	return [expr {$ex ne "poweroff" && !($ex eq "reset" && $S(restart))}]
+	return [expr {$ex ne "poweroff" &&
+	    !($ex eq "reset" && ($S(restart) || $S(powerdown)))}]
 }
 
 # Collect the process's exit code ("" when we killed it).

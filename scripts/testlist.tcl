@@ -29,6 +29,30 @@
 #       alone yes|no             no other boot may run beside it when
 #                                run-tests runs boots in parallel (-j),
 #                                e.g. one that loads the host on purpose
+#     Programs instead of a shell (scripts/pagelab-run is this, from the
+#     command line, with these options as its flags):
+#       run {PROG...}            each PROG a FILE or NAME=FILE (a FILE
+#                                without / is build/userland/tests/FILE):
+#                                copied into the boot's initramfs as
+#                                /run/NAME (default: the file's name) and
+#                                run one after the other, each between
+#                                `=== BEGIN NAME` and `=== END NAME rc=N`
+#                                (scripts/programs.tcl); names ending in
+#                                .phase2 run after a remount of /mnt
+#       args WORDS               given to every program
+#       mount DISK               a disk as for `disk`, attached as /dev/vdb
+#                                (vda is a blank placeholder), mounted on
+#                                /mnt, where the programs then run; e2fsck
+#                                -fn's verdict is printed (`=== E2FSCK
+#                                clean`) as well as judged
+#       mount-opts OPTS          mount -o OPTS (say truncate=old)
+#       fsck-leaks-ok yes|no     leaked blocks (and nothing else) on the
+#                                mounted disk are no failure (no)
+#       linux yes|no             boot Debian's Linux (linux-kernel dir) instead
+#                                of pagelab, the same programs (no)
+#     A boot writes only below its own scratch directory, which a command
+#     finds in $SCRATCH (build/test-runs/RUN/BOOT; its disk copies and
+#     initramfs are there too), so that any two boots may run at once.
 #   send TEXT                    type TEXT and Enter on the console
 #   sendraw TEXT                 send TEXT as is, after \-escapes (\x03)
 #   wait REGEX [SECONDS]         wait for REGEX after the previous wait
@@ -50,7 +74,7 @@
 # (scripts/verdict.tcl): if one fails, the test scores 0.  A test with
 # `tap PROG` checks earns its POINTS in proportion to PROG's verdicts: the
 # `ok`/`not ok` lines (userland/include/tap.h) between `=== BEGIN PROG` and
-# `=== END PROG rc=N` (scripts/pagelab-run prints both).  Each line weighs
+# `=== END PROG rc=N` (a `run` boot prints both).  Each line weighs
 # 1, or the WEIGHT (> 0) of the first REGEX that matches its description
 # (the text after `ok N - `, so a weight holds whether the line passed or
 # not).  A planned line never printed (plan `1..N` above the count) is a
@@ -66,6 +90,8 @@
 #   pl_grade_also      one lab list's grade-also lines
 #   pl_logical_lines   physical lines -> {lineno words} with continuations
 #   pl_parse_boot, pl_parse_test, pl_check_re   one line each
+#   pl_boot_defaults   a boot with every option at its default
+#   pl_parse_programs  a run option's programs
 #   pl_check_tap_args  a tap check's program name and weights
 
 proc pl_read_lists {files} {
@@ -200,10 +226,7 @@ proc pl_logical_lines {file text} {
 proc pl_parse_boot {where file lineno words} {
 	set name [lindex $words 1]
 	pl_check_name $where $name
-	set boot [dict create name $name file $file line $lineno \
-	    image kernel kernel [pl_kernel] cmdline "" initrd default \
-	    timeout 20 panic 0 exit 0 end poweroff disks {} qemu {} emulator "" \
-	    command "" alone 0 steps {} tests {}]
+	set boot [pl_boot_defaults $name $file $lineno]
 	set opts [lrange $words 2 end]
 	if {[llength $opts] % 2} {
 		error "$where: boot options come in KEY VALUE pairs"
@@ -211,15 +234,48 @@ proc pl_parse_boot {where file lineno words} {
 	foreach {k v} $opts {
 		pl_boot_option $where boot $k $v
 	}
-	dict set boot mode [dict get $boot image]
+	pl_boot_finish $where boot
 	return $boot
+}
+
+# A boot dict with every option at its default (scripts/pagelab-run starts
+# from one too).
+proc pl_boot_defaults {name file lineno} {
+	return [dict create name $name file $file line $lineno \
+	    image kernel kernel [pl_kernel] cmdline "" initrd default \
+	    timeout 20 panic 0 exit 0 end poweroff disks {} qemu {} emulator "" \
+	    command "" alone 0 steps {} tests {} \
+	    run {} args "" mount {} mount-opts "" fsck-leaks-ok 0 linux 0]
+}
+
+# The checks that span options: the program options want `run`.
+proc pl_boot_finish {where bootvar} {
+	upvar $bootvar boot
+	dict set boot mode [dict get $boot image]
+	if {[llength [dict get $boot run]]} {
+		return
+	}
+	foreach k {args mount mount-opts} {
+		if {[dict get $boot $k] ne ""} {
+			error "$where: $k is for a boot that runs programs (run)"
+		}
+	}
+	if {[dict get $boot linux]} {
+		error "$where: linux is for a boot that runs programs (run)"
+	}
 }
 
 proc pl_boot_option {where bootvar k v} {
 	upvar $bootvar boot
 	switch -- $k {
-	cmdline - kernel - qemu - emulator - command {
+	cmdline - kernel - qemu - emulator - command - args - mount-opts {
 		dict set boot $k $v
+	}
+	run {
+		dict set boot run [pl_parse_programs $where $v]
+	}
+	mount {
+		dict set boot mount [list disk $v]
 	}
 	image {
 		if {$v ni {kernel iso}} {
@@ -242,7 +298,7 @@ proc pl_boot_option {where bootvar k v} {
 		}
 		dict set boot end $v
 	}
-	panic - alone {
+	panic - alone - fsck-leaks-ok - linux {
 		if {$v ni {yes no}} {
 			error "$where: $k is yes or no, not '$v'"
 		}
@@ -255,6 +311,27 @@ proc pl_boot_option {where bootvar k v} {
 		error "$where: unknown boot option '$k'"
 	}
 	}
+}
+
+# A run option's programs -> a list of {NAME FILE}.
+proc pl_parse_programs {where progs} {
+	set out {}
+	foreach p $progs {
+		if {![regexp {^(?:([A-Za-z0-9_.+-]+)=)?(\S+)$} $p -> name path]} {
+			error "$where: run: '$p' is not FILE or NAME=FILE"
+		}
+		if {![string match */* $path]} {
+			set path build/userland/tests/$path
+		}
+		if {$name eq ""} {
+			set name [file tail $path]
+		}
+		lappend out [list $name $path]
+	}
+	if {![llength $out]} {
+		error "$where: run wants at least one program"
+	}
+	return $out
 }
 
 proc pl_parse_step {where words} {

@@ -10,6 +10,7 @@
 #   pl_judge           "" or why the boot failed; pl_judge_panic,
 #                      pl_judge_halt and pl_judge_exit judge the ways a
 #                      boot may end
+#   pl_judge_linux     a boot of Debian's Linux (`linux yes`)
 #   pl_judge_run       why a host command that ran scripts/pagelab-run
 #                      failed, from what pagelab-run printed
 #   pl_describe_exit   QEMU's exit code in words
@@ -17,7 +18,9 @@
 #   pl_hang_split      a hang's evidence apart from the rest of a console:
 #                      hung-task reports, the last task dump (sysrq t)
 #   pl_with_hang       a reason with that evidence in a few words
-#   pl_write_log       build/test-logs/BOOT.log: command, console, verdict
+#   pl_write_log       build/test-logs/BOOT.log: command (and for a programs
+#                      boot the pagelab-run command that replays it),
+#                      console, verdict
 #   pl_shell_quote     the QEMU command as a line to paste into a shell
 
 # Without TEXT: the guest's own last line, before a task dump the harness
@@ -65,6 +68,9 @@ proc pl_judge {boot stepwhy how code secs} {
 		}
 		return ""
 	}
+	if {[dict get $boot linux]} {
+		return [pl_judge_linux $stepwhy $how $code $t]
+	}
 	if {$S(banners) > 1} {
 		return "guest rebooted: the banner was printed $S(banners) times"
 	}
@@ -94,50 +100,43 @@ proc pl_judge {boot stepwhy how code secs} {
 	if {$why eq "" && !$S(complete)} {
 		set why "no 'pagelab: boot complete' line"
 	}
+	if {$why eq "" && $S(leak) ne ""} {
+		set why "page leak: $S(leak)"
+	}
 	return $why
 }
 
-# scripts/pagelab-run exits 1 when the machine timed out, panicked or did
-# not power off, when pages leaked, or when its scratch disk (vdb) failed
-# e2fsck; it says which
-# on the console.  Returns that in run-tests' words, or "" when it said
-# nothing.  After a timeout or panic the disk was never unmounted.
-proc pl_judge_run {} {
+# Debian's Linux, quiet, prints no banner; it powers off through ACPI, so
+# QEMU exits 0 after its "reboot: Power down" line, and with panic=-1 and
+# -no-reboot a panic (or a reset) ends QEMU with 0 too, without that line.
+proc pl_judge_linux {stepwhy how code t} {
 	global S
-	set c $S(console)
-	set why ""
-	if {[regexp -line {^pagelab-run: timed out after (\S+) s} $c -> t]} {
-		set why [pl_with_hang "timeout: no power-off within ${t}s\
-		    (scripts/pagelab-run); last line [pl_last_line_before \
-		    {^pagelab-run: }]" $c]
-	} elseif {[regexp -line $pl::re_panic $c -> what]} {
-		set why "unexpected kernel panic: [string trim $what]"
-	} elseif {[regexp -line {^pagelab-run: (the machine did not.*)$} $c \
-	    -> what]} {
-		set why [string trim $what]
-	} elseif {[regexp -line {^=== PAGES LEAK: (.*)$} $c -> what]} {
-		set why "page leak: [string trim $what]"
+	if {$stepwhy ne ""} {
+		return $stepwhy
 	}
-	if {![regexp -line -indices {^=== E2FSCK complaints:$} $c m]} {
-		return $why
+	if {$how eq "timeout"} {
+		return "timeout: no power-off within ${t}s; last line [pl_last_line]"
 	}
-	set gist [pl_fsck_gist [string range $c [lindex $m 1]+1 end]]
-	if {$gist eq ""} {
-		set gist "exit status non-zero, no message"
+	if {$code eq "0" && $S(powerdown)} {
+		return ""
 	}
-	set fsck [pl_fsck_why vdb $gist [expr {$why ne ""}]]
-	return [expr {$why eq "" ? $fsck : "$why; $fsck"}]
+	set end [expr {$code eq "" ? "killed" : $code != 0 ?
+	    "QEMU exit code $code" : $S(panic) ne "" ? "panic" : "reset"}]
+	return "the machine did not boot and power off ($end)"
 }
 
-# The last console line before the first line matching RE (the guest's
-# last word, not pagelab-run's), a hang's evidence aside.
-proc pl_last_line_before {re} {
+# scripts/pagelab-run, run as a host command, says why it failed on a
+# line of its own, in the harness's words (it runs the same boots):
+# "pagelab-run: FAIL: WHY".  Returns WHY, a timeout marked as
+# pagelab-run's own (the harness's says "still running"), or "".
+proc pl_judge_run {} {
 	global S
-	set c $S(console)
-	if {[regexp -line -indices -- $re $c m]} {
-		set c [string range $c 0 [expr {[lindex $m 0] - 1}]]
+	if {![regexp -line {^pagelab-run: FAIL: (.*)$} $S(console) -> why]} {
+		return ""
 	}
-	return [pl_last_line [lindex [pl_hang_split $c] 0]]
+	regsub {^timeout: no power-off within [\d.]+s} $why \
+	    {& (scripts/pagelab-run)} why
+	return $why
 }
 
 # A hang's evidence, apart from the rest of CONSOLE: {REST REPORTS DUMP}.
@@ -318,6 +317,9 @@ proc pl_write_log {boot why code secs banner} {
 	puts $f "# pagelab test log: boot [dict get $boot name]\
 	    ([dict get $boot file]:[dict get $boot line])"
 	puts $f "# command: [pl_shell_quote $S(cmd)]"
+	if {$S(replay) ne ""} {
+		puts $f "# replay: $S(replay)"
+	}
 	puts $f "# timeout: [pl_scale [dict get $boot timeout]]s\
 	    (PAGELAB_TIMEOUT_SCALE applied)"
 	puts $f "# ---- console ----"

@@ -1,0 +1,385 @@
+# scripts/programs.tcl -- a boot that runs programs instead of a shell
+# (`run` in a tests list; scripts/pagelab-run from the command line).
+#
+# The programs are copied into a fresh initramfs (scripts/mkinitramfs) as
+# /run/NAME, beside a script /etc/pagelab-run that init runs with /bin/sh
+# before it powers off (userland/bin/init.c).  For each program in turn the
+# script prints "=== BEGIN NAME", runs it with the boot's args, and prints
+# "=== END NAME rc=N".  With a disk (`mount`: /dev/vdb) it mounts the disk
+# on /mnt, copies the programs there and runs them there; programs named
+# *.phase2 run after an umount and mount, to see what survived ("=== MOUNT
+# ok", "=== REMOUNT ok", "=== UMOUNT ok" say how each went).  Around the
+# programs a leak check runs (/bin/pagecheck, mm/pagecheck.c): with the
+# caches dropped, pages still held after the programs ended (and the disk
+# was unmounted) that were not held before are a leak: "=== PAGES ok
+# (...)", or "=== PAGES LEAK: COUNTER: ..." naming it, which fails the boot.
+#
+# Two channels come back.  The script and the programs write to
+# /dev/ttyS1, the guest's second serial port (raw, no \r added:
+# kernel/drivers/serial_raw.c), which QEMU hands us through a FIFO in the
+# boot's scratch directory; the kernel's lines come on the console as in
+# any boot.  The console the tests read (and pagelab-run prints) has both:
+# the programs' bytes exactly as written, a line at a time, and the
+# kernel's lines, except that those arriving while a program runs are held
+# until its END line, so that a program's block holds only what it wrote
+# (scripts/program-output cuts it out, to compare with the same program on
+# Linux).  The two ports reach us independently, so COM2's BEGIN may come
+# after kernel lines the program caused: the script also writes "---
+# pagelab-run: BEGIN NAME" on the console just before the program starts,
+# and from that line (swallowed) console lines are held too.  An END line
+# that says "(no newline at end)" stands on a line of its own because the
+# output did not end in one.
+#
+# `linux yes` boots Debian 12's Linux (6.1, linux-image-amd64, which
+# scripts/linux-kernel fetches once per machine) with the same
+# initramfs, script and output, so that a program's output and verdict can
+# be set beside Linux's in the same machine.  What differs, and why:
+#   - modules: Debian builds virtio_pci, virtio_blk and ext4 (which mounts
+#     ext2) as modules; with a disk they go into the initramfs as
+#     /lib/modules/NAME.ko and the script loads them first (/bin/modload,
+#     dependencies first);
+#   - /dev: init mounts devtmpfs, and the script makes /dev/ttyS1 raw
+#     first (/bin/rawtty: Linux's tty would add \r);
+#   - the command line: console=ttyS0 rdinit=/bin/init panic=-1 quiet,
+#     then the boot's (loglevel=7 brings the boot log back); 256 MiB;
+#   - mount options only pagelab knows (truncate=) are dropped, and
+#     "=== MOUNT OPTIONS dropped ..." says so;
+#   - no leak check ("=== PAGES not checked ..."): it reads pagelab's
+#     /proc/pagecheck;
+#   - the end: Linux powers off through ACPI, so QEMU exits 0 after
+#     "reboot: Power down" (pagelab exits through isa-debug-exit), and its
+#     quiet console has no banner (scripts/verdict.tcl, pl_judge_linux);
+#   - the timeout gets 30 s more, for the boot.
+#
+# Roadmap:
+#   pl_run_reset         the state of S kept here (S(run) ...)
+#   pl_run_prepare       the script, the initramfs, the FIFO -> the boot
+#   pl_run_script        the script's lines; pl_run_lines, one program's
+#   pl_run_open          the FIFO's end, spawned beside QEMU
+#   pl_run_console       console lines: held, swallowed or passed on
+#   pl_run_com2          COM2's bytes, a line at a time, framing noted
+#   pl_run_drain         at the end: what COM2 still had, then held lines
+#   pl_run_replay        the boot as a scripts/pagelab-run command line
+#   pl_linux_boot, pl_linux_modules, pl_linux_mount_opts   for Linux
+
+namespace eval pl {
+	# Where the script sends the programs' output and its framing lines.
+	variable to_com2 "> /dev/ttyS1 2>&1"
+	# The modules a disk needs on Debian's kernel, dependencies first;
+	# crc32c_generic: ext4's soft dependency (modprobe loads it first;
+	# an ext2 file system without checksums does not use it).
+	variable linux_modules {virtio_pci virtio_blk crc32c_generic ext4}
+}
+
+# S(run)     1 for a boot that runs programs
+# S(com2)    the FIFO's spawn id ("" until open)
+# S(conbuf)  console text after the last whole line
+# S(out)     COM2 bytes after the last whole line
+# S(block)   COM2 is inside a program's BEGIN/END; S(kblock) the console is
+# S(ended)   programs whose END came; S(held) console lines held back
+# S(leak)    what "=== PAGES LEAK:" said, or ""
+proc pl_run_reset {boot} {
+	global S
+	array set S {com2 "" conbuf "" out "" block 0 kblock 0 ended {}
+	    held "" leak ""}
+	set S(run) [expr {[llength [dict get $boot run]] > 0}]
+}
+
+# Write the script and the initramfs into DIR and make the FIFO; returns
+# BOOT with its initrd, QEMU arguments and (for Linux) kernel set.
+proc pl_run_prepare {boot dir} {
+	if {![llength [dict get $boot run]]} {
+		return $boot
+	}
+	set ko {}
+	if {[dict get $boot linux]} {
+		set boot [pl_linux_boot $boot]
+		if {[llength [dict get $boot mount]]} {
+			set ko [pl_linux_modules]
+		}
+	}
+	set f [open $dir/pagelab-run w]
+	puts $f [join [pl_run_script $boot $ko] \n]
+	close $f
+	set entries [list run/= etc/pagelab-run=$dir/pagelab-run]
+	foreach p [dict get $boot run] {
+		lassign $p name path
+		if {![file isfile $path]} {
+			error "no program $path (run make first)"
+		}
+		lappend entries run/$name=$path
+	}
+	if {[llength $ko]} {
+		lappend entries lib/= lib/modules/=
+		foreach k $ko {
+			lappend entries lib/modules/[file tail $k]=$k
+		}
+	}
+	if {[catch {exec scripts/mkinitramfs $dir/initramfs.cpio \
+	    {*}$entries 2>@1} msg]} {
+		error "scripts/mkinitramfs: $msg"
+	}
+	exec mkfifo $dir/com2.in $dir/com2.out
+	dict set boot initrd $dir/initramfs.cpio
+	dict lappend boot qemu -serial pipe:$dir/com2
+	return $boot
+}
+
+# The script init runs with /bin/sh (busybox's ash; && and || only, as
+# any POSIX shell reads them).  KO: the modules to load first (Linux).
+proc pl_run_script {boot ko} {
+	set out $pl::to_com2
+	set linux [dict get $boot linux]
+	set lines [list "# written by scripts/programs.tcl"]
+	if {$linux} {
+		if {[llength $ko]} {
+			set paths {}
+			foreach k $ko {
+				lappend paths /lib/modules/[file tail $k]
+			}
+			lappend lines "modload $paths"
+		}
+		lappend lines "rawtty /dev/ttyS1"
+		set save :
+		set check "echo '=== PAGES not checked (Linux has no\
+		    /proc/pagecheck)' $out"
+	} else {
+		set drop "sync; echo 3 > /proc/sys/vm/drop_caches"
+		set save "$drop; pagecheck save /run/.pages"
+		set check "$drop; pagecheck compare /run/.pages $out"
+	}
+	set phase1 {}
+	set phase2 {}
+	foreach p [dict get $boot run] {
+		set name [lindex $p 0]
+		if {[string match *.phase2 $name]} {
+			lappend phase2 $name
+		} else {
+			lappend phase1 $name
+		}
+	}
+	if {![llength [dict get $boot mount]]} {
+		return [list {*}$lines "cd /run && $save" \
+		    {*}[pl_run_lines $boot [concat $phase1 $phase2]] $check]
+	}
+	set opts [dict get $boot mount-opts]
+	if {$linux} {
+		lassign [pl_linux_mount_opts $opts] opts dropped
+		if {$dropped ne ""} {
+			lappend lines "echo '=== MOUNT OPTIONS dropped: $dropped\
+			    (pagelab only; Linux does not know them)' $out"
+		}
+	}
+	set mount "mount -t ext2 [expr {$opts eq "" ? "" :
+	    "-o $opts "}]/dev/vdb /mnt"
+	lappend lines "$mount && echo '=== MOUNT ok' $out ||\
+	    echo '=== MOUNT failed' $out" \
+	    "cd /mnt && cp /run/* /mnt/ || cd /run" $save \
+	    {*}[pl_run_lines $boot $phase1]
+	if {[llength $phase2]} {
+		lappend lines "cd / && umount /mnt && $mount &&\
+		    echo '=== REMOUNT ok' $out || echo '=== REMOUNT failed' $out" \
+		    "cd /mnt || cd /run" {*}[pl_run_lines $boot $phase2]
+	}
+	lappend lines "cd / && umount /mnt && echo '=== UMOUNT ok' $out" $check
+	return $lines
+}
+
+# Each program between its BEGIN and END lines; the console's marker goes
+# just before it starts (see the top of this file).
+proc pl_run_lines {boot names} {
+	set out $pl::to_com2
+	set lines {}
+	foreach n $names {
+		lappend lines "echo '=== BEGIN $n' $out" \
+		    "echo '--- pagelab-run: BEGIN $n'" \
+		    "[string trimright "./$n [dict get $boot args]"] $out" \
+		    "echo \"=== END $n rc=\$?\" $out"
+	}
+	return $lines
+}
+
+# Open our end of the FIFO (read-write, so that it never reads as ended)
+# and spawn it beside QEMU, byte for byte.
+proc pl_run_open {dir} {
+	global S
+	if {!$S(run)} {
+		return
+	}
+	set chan [open $dir/com2.out {RDWR NONBLOCK}]
+	fconfigure $chan -translation binary
+	spawn -noecho -open $chan
+	set S(com2) $spawn_id
+	remove_nulls -i $S(com2) 0
+}
+
+# Console TEXT (folded) of a programs boot: each whole line scanned
+# (pl_scan_line), then held inside a program's block, swallowed if it is
+# the script's marker, or passed on.
+proc pl_run_console {text} {
+	global S
+	append S(conbuf) $text
+	while {[set i [string first \n $S(conbuf)]] >= 0} {
+		set line [string range $S(conbuf) 0 $i]
+		set S(conbuf) [string range $S(conbuf) $i+1 end]
+		pl_scan_line [string range $line 0 end-1]
+		pl_run_console_line $line
+	}
+}
+
+proc pl_run_console_line {line} {
+	global S
+	if {[regexp {^--- pagelab-run: BEGIN (\S+)} $line -> name]} {
+		if {$name ni $S(ended)} {
+			set S(kblock) 1
+		}
+	} elseif {$S(block) || $S(kblock)} {
+		append S(held) $line
+	} else {
+		pl_emit $line
+	}
+}
+
+# COM2 BYTES go on as they came, a whole line at a time (on the console
+# folded and read as UTF-8, as a terminal would show them); each line is
+# read for the framing: BEGIN/END open and close a block, a leak line is
+# noted. A program whose output does not end in a newline has the END line
+# glued to it: it goes on a line of its own, and says so.
+proc pl_run_com2 {bytes} {
+	global S
+	append S(out) $bytes
+	while {[set i [string first \n $S(out)]] >= 0} {
+		set line [string range $S(out) 0 $i]
+		set S(out) [string range $S(out) $i+1 end]
+		set at [string first "=== END " $line]
+		if {$S(block) && $at > 0} {
+			pl_run_emit [string range $line 0 $at-1]
+			set line "\n[string trimright [string range $line \
+			    $at end] \n] (no newline at end)\n"
+		}
+		pl_run_emit $line
+		set line [string trimleft $line \n]
+		if {[string match {=== BEGIN *} $line]} {
+			set S(block) 1
+		} elseif {[string match {=== END *} $line]} {
+			set S(block) 0
+			set S(kblock) 0
+			lappend S(ended) [lindex $line 2]
+			pl_run_flush_held
+		} elseif {[regexp {^=== PAGES LEAK: (.*)$} $line -> what]} {
+			set S(leak) [string trim $what]
+		}
+	}
+}
+
+proc pl_run_emit {bytes} {
+	pl_emit [pl_fold [encoding convertfrom utf-8 $bytes]] $bytes
+}
+
+proc pl_run_flush_held {} {
+	global S
+	pl_emit $S(held)
+	set S(held) ""
+}
+
+# After QEMU ended: what COM2 still had, a console line cut short, then
+# the console lines held back, in the order they came (after a hang, the
+# task dump among them: the diagnosis).
+proc pl_run_drain {} {
+	global S
+	if {$S(com2) eq ""} {
+		return
+	}
+	expect -i $S(com2) -timeout 0 -re {.+} {
+		pl_run_com2 $expect_out(0,string)
+		exp_continue
+	}
+	catch {close -i $S(com2)}
+	set S(com2) ""
+	pl_run_emit $S(out)
+	set S(out) ""
+	if {$S(conbuf) ne ""} {
+		pl_run_console_line $S(conbuf)
+		set S(conbuf) ""
+	}
+	pl_run_flush_held
+}
+
+# The scripts/pagelab-run command that runs BOOT again by hand (the log
+# shows it), or "" for a boot it cannot say: other disks or QEMU
+# arguments, a disk that is not {new SIZE -b N}.
+proc pl_run_replay {boot} {
+	if {[llength [dict get $boot disks]] || [dict get $boot qemu] ne ""} {
+		return ""
+	}
+	set words [list scripts/pagelab-run]
+	if {[dict get $boot linux]} {
+		lappend words --linux
+	}
+	foreach k {cmdline mount-opts args} {
+		if {[dict get $boot $k] ne ""} {
+			lappend words --$k [dict get $boot $k]
+		}
+	}
+	if {[llength [dict get $boot mount]]} {
+		lassign [dict get $boot mount] kind spec
+		if {$kind ne "disk" ||
+		    ![regexp {^new (\S+) -b (\d+)$} $spec -> size bs]} {
+			return ""
+		}
+		lappend words --blocksize $bs --size $size
+	}
+	if {[dict get $boot fsck-leaks-ok]} {
+		lappend words --fsck-leaks-ok
+	}
+	lappend words --timeout [dict get $boot timeout]
+	foreach p [dict get $boot run] {
+		lassign $p name path
+		lappend words [expr {$name eq [file tail $path] ? $path :
+		    "$name=$path"}]
+	}
+	return [pl_shell_quote $words]
+}
+
+# ---- linux yes ----------------------------------------------------------
+
+# BOOT on Debian's kernel (fetched once, or an error saying why not):
+# its kernel, command line, memory and time.
+proc pl_linux_boot {boot} {
+	if {[catch {exec scripts/linux-kernel fetch 2>@1}] ||
+	    [catch {exec scripts/linux-kernel vmlinuz 2>@1} k]} {
+		error "linux: Debian's Linux kernel is not in\
+		    [exec scripts/linux-kernel dir] and could not be fetched\
+		    (scripts/linux-kernel fetch)"
+	}
+	dict set boot kernel $k
+	dict set boot cmdline [string trim "console=ttyS0 rdinit=/bin/init\
+	    panic=-1 quiet [dict get $boot cmdline]"]
+	dict lappend boot qemu -m 256M
+	dict set boot timeout [expr {[dict get $boot timeout] + 30}]
+	return $boot
+}
+
+# The modules' files, in load order.
+proc pl_linux_modules {} {
+	if {[catch {exec scripts/linux-kernel modules \
+	    {*}$pl::linux_modules 2>@1} paths]} {
+		error "linux: modules missing: $paths"
+	}
+	return $paths
+}
+
+# OPTS without the options only pagelab's ext2 knows (Linux would refuse
+# the mount) -> {kept dropped}.
+proc pl_linux_mount_opts {opts} {
+	set keep {}
+	set drop {}
+	foreach opt [split $opts ,] {
+		if {[regexp {^truncate=} $opt]} {
+			lappend drop $opt
+		} elseif {$opt ne ""} {
+			lappend keep $opt
+		}
+	}
+	return [list [join $keep ,] [join $drop ,]]
+}
