@@ -208,7 +208,9 @@ grade: check-deps
 	@lab='$(LAB)'; \
 	if [ -z "$$lab" ] && [ -f .lab ]; then lab=$$(tr -d '[:space:]' < .lab); fi; \
 	echo "scripts/run-tests --grade$${lab:+ --lab $$lab}"; \
-	scripts/run-tests --grade $${lab:+--lab "$$lab"}
+	scripts/run-tests --grade $${lab:+--lab "$$lab"}; status=$$?; \
+	if [ -n "$$lab" ] && [ -f .lab ]; then scripts/answers "$$lab" | tail -1; fi; \
+	exit $$status
 
 bench: check-deps
 	@$(MAKE) --no-print-directory all
