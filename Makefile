@@ -8,6 +8,8 @@
 #                   ./.lab, which a student tree has) grades one lab
 #   make lab LAB=name  the student tree of a lab (build/lab-name): its
 #                   fenced solution code replaced by stubs (lab/*/README.md)
+#   make handin     in a student tree: handin-LAB.tar.gz to hand in, graded
+#                   by scripts/grade-submission in the staff tree
 #   make iso        GRUB rescue ISO (build/pagelab.iso); make run-iso boots it
 #   make gdb        boot what make run boots, halted, with the gdb stub;
 #                   attach with gdb -x build/gdbinit (DEBUG=1: built -Og,
@@ -61,7 +63,7 @@ UTESTS := $(patsubst userland/tests/%.c,$(B)/userland/tests/%,$(wildcard userlan
 UBENCH := $(patsubst userland/bench/%.c,$(B)/userland/bench/%,$(wildcard userland/bench/*.c))
 USERLAND := $(UBIN) $(UTESTS) $(UBENCH)
 
-.PHONY: all kernel userland images run run-iso iso test grade lab gdb bench stress dist docs deps clean check-deps FORCE
+.PHONY: all kernel userland images run run-iso iso test grade lab handin gdb bench stress dist docs deps clean check-deps FORCE
 FORCE:
 all: kernel userland $(B)/initramfs.cpio images
 
@@ -211,7 +213,9 @@ grade: check-deps
 	@lab='$(LAB)'; \
 	if [ -z "$$lab" ] && [ -f .lab ]; then lab=$$(tr -d '[:space:]' < .lab); fi; \
 	echo "scripts/run-tests --grade$${lab:+ --lab $$lab}"; \
-	scripts/run-tests --grade $${lab:+--lab "$$lab"}
+	scripts/run-tests --grade $${lab:+--lab "$$lab"}; status=$$?; \
+	if [ -n "$$lab" ] && [ -f .lab ]; then scripts/answers "$$lab" | tail -1; fi; \
+	exit $$status
 
 bench: check-deps
 	@$(MAKE) --no-print-directory all
@@ -244,6 +248,11 @@ dist:
 stress: check-deps
 	@$(MAKE) --no-print-directory all
 	scripts/stress $(STRESS_ARGS)
+
+# In a student tree: handin-LAB.tar.gz, the lab's regions and answers
+# (scripts/handin); scripts/grade-submission grades it in the staff tree.
+handin:
+	@scripts/handin
 
 lab:
 	@[ -n "$(LAB)" ] || { echo "usage: make lab LAB=name (labs, in course order: $$(grep -v '^#' lab/ORDER | tr '\n' ' '))"; exit 2; }

@@ -13,7 +13,8 @@
 #	...the solution...
 #	/* LAB mkwrite: END */
 #
-# becomes a one-line pointer to the handout followed by the stub, as code.
+# becomes a one-line pointer to the handout, the stub, as code, and a line
+# that ends the student's region (scripts/fences.awk reads the regions).
 # A fence without a stub comment leaves only the pointer. With the variable
 # scaffold set (a file: lab/LAB/scaffold/PATH, see scripts/mklab), that
 # file's lines go just above the first fence's pointer: helpers the stubs
@@ -103,6 +104,9 @@ END {
 		out[++m] = indent_of(src[i]) "/* LAB " lab ": your code here (lab/" lab "/README.md) */"
 		for (s = 1; s <= nstub; s++)
 			out[++m] = stub[s]
+		# The region's end: make handin takes what lies between the two
+		# (scripts/fences.awk), and grading takes nothing else.
+		out[++m] = indent_of(src[i]) "/* LAB " lab ": end of your code */"
 		i = j
 	}
 	for (k = 1; k <= m; k++)
