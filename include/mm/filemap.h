@@ -85,7 +85,7 @@ __traced void pagecache_isize_extended(struct inode *inode, loff_t from,
  * the page cache (truncate_pagecache) or, growing, fix the page that
  * straddled the old EOF (pagecache_isize_extended). i_mutex held.
  */
-void truncate_setsize(struct inode *inode, loff_t newsize);
+__traced void truncate_setsize(struct inode *inode, loff_t newsize);
 /*
  * The old sequence: check (inode_newsize_ok), commit (truncate_setsize),
  * then call ->truncate, which cannot fail. 0 or -errno (only from the
