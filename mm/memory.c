@@ -315,9 +315,8 @@ static int __do_fault(struct vm_fault *vmf)
 {
 	int ret = vmf->vma->vm_ops->fault(vmf);
 
-	if (ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE | VM_FAULT_RETRY))
-		return ret;
-	fail_delay(FD_FAULT_PAGE_LOCKED);	/* truncate waits on our lock */
+	if (!(ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE | VM_FAULT_RETRY)))
+		fail_delay(FD_FAULT_PAGE_LOCKED); /* truncate waits on our lock */
 	return ret;
 }
 
