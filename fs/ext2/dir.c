@@ -32,14 +32,6 @@
 #include <mm/slab.h>
 #include <mm/writeback.h>
 
-/* Bytes of page n that belong to the directory. */
-unsigned int ext2_last_byte(struct inode *inode, unsigned long n)
-{
-	loff_t last = inode->i_size - ((loff_t)n << PAGE_SHIFT);
-
-	return last < 0 ? 0 : last > (loff_t)PAGE_SIZE ? PAGE_SIZE : last;
-}
-
 static bool ext2_check_page(struct inode *dir, struct page *page)
 {
 	struct super_block *sb = dir->i_sb;

@@ -222,7 +222,6 @@ unsigned long ext2_inode_by_name(struct inode *dir, const struct qstr *name,
 				 int *err);
 void ext2_put_page(struct page *page);
 /* For dir_index.c: the page helpers of the linear walk. */
-unsigned int ext2_last_byte(struct inode *inode, unsigned long n);
 struct page *ext2_get_page(struct inode *dir, unsigned long n);
 struct ext2_dir_entry_2 *ext2_find_in_page_n(struct inode *dir,
 					     unsigned long n,
@@ -232,6 +231,15 @@ struct ext2_dir_entry_2 *ext2_find_in_page_n(struct inode *dir,
 static inline unsigned long dir_pages(struct inode *inode)
 {
 	return (inode->i_size + PAGE_SIZE - 1) >> PAGE_SHIFT;
+}
+
+/* Bytes of page n that belong to the directory. */
+static inline unsigned int ext2_last_byte(struct inode *inode,
+					  unsigned long n)
+{
+	loff_t last = inode->i_size - ((loff_t)n << PAGE_SHIFT);
+
+	return last < 0 ? 0 : last > (loff_t)PAGE_SIZE ? PAGE_SIZE : last;
 }
 
 static inline struct ext2_dir_entry_2 *
