@@ -4,8 +4,9 @@
  *
  * __fentry__: kernel/trace.c makes `call __fentry__` the first
  * instruction of every __traced function at boot (in the nops the
- * compiler left there, before the prologue), as gcc -pg -mfentry would. The function's arguments are still in rdi, rsi, rdx, rcx,
- * r8, r9, and its return address sits just above ours. With no trace set
+ * compiler left there, before the prologue), as gcc -pg -mfentry would.
+ * The function's arguments are still in rdi, rsi, rdx, rcx, r8, r9, and
+ * its return address sits just above ours. With no trace set
  * on and no delay point armed (kernel/fail_delay.c: some are a traced
  * function's entry), return at once. Otherwise save the argument
  * registers (a struct trace_args) and let trace_function_entry decide; it
