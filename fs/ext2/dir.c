@@ -369,8 +369,12 @@ int ext2_add_link(struct dentry *dentry, struct inode *inode)
 	struct page *page = NULL;
 	char *kaddr, *dir_end;
 	loff_t pos;
-	/* 0, or where dir_index.c knows there is room (-EEXIST: taken). */
-	long start = ext2_dir_index_add_start(dir, &dentry->d_name, reclen);
+	/* 0, or where dir_index.c knows there is room (-EEXIST: taken);
+	 * checked: it knows the name is new, so no record need be compared
+	 * with it (in a directory of same-length names, a memcmp each). */
+	bool checked;
+	long start = ext2_dir_index_add_start(dir, &dentry->d_name, reclen,
+					      &checked);
 
 	if (start < 0)
 		return start;
@@ -388,7 +392,7 @@ int ext2_add_link(struct dentry *dentry, struct inode *inode)
 				rec_len = chunk;
 				goto got_it;
 			}
-			if (ext2_match(namelen, name, de)) {
+			if (!checked && ext2_match(namelen, name, de)) {
 				ext2_put_page(page);
 				return -EEXIST;
 			}

@@ -296,12 +296,13 @@ bool ext2_dir_index_find(struct inode *dir, const struct qstr *name,
 }
 
 long ext2_dir_index_add_start(struct inode *dir, const struct qstr *name,
-			      unsigned int reclen)
+			      unsigned int reclen, bool *checked)
 {
 	struct ext2_dir_index *idx = index_get(dir);
 	struct ext2_dir_entry_2 *de;
 	struct page *page = NULL;
 
+	*checked = false;
 	if (!idx)
 		return 0;
 	de = index_find(dir, idx, name, &page);
@@ -311,6 +312,7 @@ long ext2_dir_index_add_start(struct inode *dir, const struct qstr *name,
 		ext2_put_page(page);
 		return -EEXIST;
 	}
+	*checked = true;
 	return index_page_with_room(idx, reclen);
 }
 

@@ -252,11 +252,12 @@ ext2_next_entry(struct ext2_dir_entry_2 *p)
  * Linux's). ext2_dir_index_find: false when dir has no index; else true,
  * with *de the answer (a record, NULL or an ERR_PTR). add_start: where
  * ext2_add_link may start looking for room (0 without an index), or
- * -EEXIST / -EIO. changed: a name was added to or removed from page. */
+ * -EEXIST / -EIO; *checked says the index already knows the name is new.
+ * changed: a name was added to or removed from page. */
 bool ext2_dir_index_find(struct inode *dir, const struct qstr *name,
 			 struct page **res_page, struct ext2_dir_entry_2 **de);
 long ext2_dir_index_add_start(struct inode *dir, const struct qstr *name,
-			      unsigned int reclen);
+			      unsigned int reclen, bool *checked);
 void ext2_dir_index_changed(struct inode *dir, struct page *page,
 			    const char *name, int len, bool added);
 /* Forget a directory's index (a failed change, the inode going away). */
