@@ -205,7 +205,7 @@ proc pl_boot_argv {boot disks dir} {
 	lappend argv {*}[pl_qemu_boot_args [dict get $boot mode] $kernel \
 	    [dict get $boot cmdline] $initrd $dir/grub.iso]
 	foreach d $disks {
-		lappend argv -drive file=[dict get $d img],if=virtio,format=raw
+		lappend argv -drive [pl_drive [dict get $d img]]
 	}
 	return [list {*}$argv {*}[dict get $boot qemu]]
 }
