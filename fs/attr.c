@@ -13,6 +13,9 @@
  * simple_setsize for a file system with new_truncate set, and to the old
  * vmtruncate (mm/truncate.c) and ->truncate otherwise.
  */
+#include <kernel/lockdep.h>
+#include <kernel/panic.h>
+#include <kernel/printk.h>
 #include <fs/dcache.h>
 #include <fs/namei.h>
 #include <mm/filemap.h>
@@ -140,6 +143,34 @@ int inode_setattr(struct inode *inode, const struct iattr *attr)
 	return 0;
 }
 
+/*
+ * What ->setattr did to a size it was asked to change: done (0, i_size is
+ * the new size) or refused (an error, i_size untouched), the contract of
+ * the new truncate sequence. One more outcome is allowed: an error after
+ * the commit (ext2 failing to free blocks once i_size is written), with
+ * i_size at the new size. Anything else is a half-done change.
+ */
+static int check_setattr_size(struct inode *inode, const struct iattr *attr,
+			      loff_t old, int err)
+{
+	loff_t now = inode->i_size;
+	const char *bad = NULL;
+
+	if (!(attr->ia_valid & ATTR_SIZE))
+		return err;
+	if (!err && now != attr->ia_size)
+		bad = "returned 0 but i_size is not the size asked for";
+	else if (err && now != old && now != attr->ia_size)
+		bad = "failed with i_size neither the old size nor the new";
+	if (likely(!bad))
+		return err;
+	printk(KERN_EMERG "BUG: ->setattr %ps %s: inode %lu, size %ld -> "
+	       "%ld asked, returned %d, i_size now %ld\n",
+	       inode->i_op->setattr, bad, inode->i_ino, old, attr->ia_size,
+	       err, now);
+	panic("->setattr %ps %s", inode->i_op->setattr, bad);
+}
+
 int notify_change(struct dentry *dentry, struct iattr *attr)
 {
 	struct inode *inode = dentry->d_inode;
@@ -172,7 +203,9 @@ int notify_change(struct dentry *dentry, struct iattr *attr)
 	if ((ia_valid & (ATTR_MODE | ATTR_UID | ATTR_GID | ATTR_TIMES_SET)) &&
 	    (IS_IMMUTABLE(inode) || IS_APPEND(inode)))
 		return -EPERM;
+	lockdep_assert_held(&inode->i_mutex);
 	if (inode->i_op && inode->i_op->setattr)
-		return inode->i_op->setattr(dentry, attr);
+		return check_setattr_size(inode, attr, inode->i_size,
+					  inode->i_op->setattr(dentry, attr));
 	return simple_setattr(dentry, attr);
 }

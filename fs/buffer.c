@@ -236,6 +236,7 @@ static struct buffer_head *bdev_page_buffers(struct page *page,
 {
 	struct buffer_head *head, *bh;
 
+	VM_BUG_ON_PAGE(!PageLocked(page), page);
 	if (page_has_buffers(page) && page_buffers(page)->b_size != size &&
 	    !try_to_free_buffers(page))
 		return NULL;
@@ -603,4 +604,22 @@ void mark_buffer_dirty(struct buffer_head *bh)
 	 * (the block device's own pages stay clean: see section 2). */
 	if (!test_bit(BH_Cache, &bh->b_state) && page->mapping)
 		__set_page_dirty_nobuffers(page);
+}
+
+/* ---- checks -------------------------------------------------------------- */
+
+bool map_bh_bad_block(struct super_block *sb, sector_t block)
+{
+	u64 blocks = sb->s_bdev->bd_nr_sectors >> (sb->s_blocksize_bits - 9);
+
+	return block == 0 || block >= blocks;
+}
+
+void buffer_bug(const struct buffer_head *bh, const char *what)
+{
+	printk(KERN_EMERG "BUG: %s\n", what);
+	printk(KERN_EMERG "buffer_head:%p block:%llu size:%zu count:%d "
+	       "state:0x%lx page:%p\n", bh, (unsigned long long)bh->b_blocknr,
+	       (size_t)bh->b_size, bh->b_count, bh->b_state, bh->b_page);
+	panic("%s", what);
 }

@@ -197,7 +197,7 @@ void delete_from_page_cache(struct page *page)
 	struct address_space *mapping = page->mapping;
 	unsigned long flags;
 
-	BUG_ON(!PageLocked(page));
+	VM_BUG_ON_PAGE(!PageLocked(page), page);
 	lru_cache_del(page);
 	cancel_dirty_page(page);	/* nobody will write it now */
 	spin_lock_irqsave(&mapping->tree_lock, flags);

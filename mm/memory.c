@@ -200,6 +200,14 @@ static int do_page_mkwrite(struct vm_area_struct *vma, struct page *page,
 		ret = vma->vm_ops->page_mkwrite(&vmf);
 		if (ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE))
 			return ret;
+		if ((ret & VM_FAULT_LOCKED) && unlikely(!PageLocked(page))) {
+			printk(KERN_EMERG "BUG: ->page_mkwrite %ps returned "
+			       "VM_FAULT_LOCKED with the page unlocked\n",
+			       vma->vm_ops->page_mkwrite);
+			dump_page(page, "->page_mkwrite returned it");
+			panic("->page_mkwrite %ps returned the page unlocked",
+			      vma->vm_ops->page_mkwrite);
+		}
 	}
 	if (!(ret & VM_FAULT_LOCKED)) {
 		lock_page(page);
@@ -307,16 +315,56 @@ static unsigned long linear_page_index(struct vm_area_struct *vma,
 }
 
 /*
- * vm_ops->fault for vmf->pgoff: 0 or VM_FAULT_MAJOR with the page locked
- * and referenced in vmf->page, inside i_size; or VM_FAULT_* error bits,
- * no page. The reference becomes the PTE's, or the caller drops it.
+ * What ->fault handed back must be what __do_fault's callers rely on: a
+ * page, locked (so truncation cannot take it before the PTE is set), of
+ * this file at this index. A ->fault that breaks this is stopped here,
+ * named, rather than found later as a hang or a page of the wrong file.
+ */
+static void check_fault_page(struct vm_fault *vmf, int ret)
+{
+	int (*fault)(struct vm_fault *) = vmf->vma->vm_ops->fault;
+	struct address_space *mapping = vmf->vma->vm_file ?
+		vmf->vma->vm_file->f_inode->i_mapping : NULL;
+	struct page *page = vmf->page;
+	const char *bad = NULL;
+
+	if (!(ret & VM_FAULT_LOCKED))
+		bad = "without VM_FAULT_LOCKED";
+	else if (!page)
+		bad = "VM_FAULT_LOCKED and no page";
+	else if (!PageLocked(page))
+		bad = "VM_FAULT_LOCKED with the page unlocked";
+	else if (page->mapping != mapping)
+		bad = page->mapping ? "a page of another file"
+				    : "a page truncated from the file";
+	else if (page->index != vmf->pgoff)
+		bad = "a page at the wrong index";
+	if (likely(!bad))
+		return;
+	printk(KERN_EMERG "BUG: ->fault %ps returned %s (page %p, pgoff %lu): "
+	       "it must return the page of pgoff locked, with "
+	       "VM_FAULT_LOCKED\n", fault, bad, page, vmf->pgoff);
+	if (page)
+		dump_page(page, "->fault returned it");
+	panic("->fault %ps returned %s", fault, bad);
+}
+
+/*
+ * vm_ops->fault for vmf->pgoff: VM_FAULT_LOCKED (maybe | VM_FAULT_MAJOR)
+ * with the page locked and referenced in vmf->page, inside i_size; or
+ * VM_FAULT_* error bits, no page. The reference becomes the PTE's, or the
+ * caller drops it.
  */
 static int __do_fault(struct vm_fault *vmf)
 {
-	int ret = vmf->vma->vm_ops->fault(vmf);
+	int ret;
 
-	if (!(ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE | VM_FAULT_RETRY)))
+	vmf->page = NULL;
+	ret = vmf->vma->vm_ops->fault(vmf);
+	if (!(ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE | VM_FAULT_RETRY))) {
+		check_fault_page(vmf, ret);
 		fail_delay(FD_FAULT_PAGE_LOCKED); /* truncate waits on our lock */
+	}
 	return ret;
 }
 
@@ -331,6 +379,7 @@ static int finish_fault(struct vm_fault *vmf, pte_t prot)
 {
 	struct page *page = vmf->page;
 
+	VM_BUG_ON_PAGE(!PageLocked(page), page);
 	if (*vmf->pte & _PAGE_PRESENT) {
 		unlock_page(page);
 		put_page(page);

@@ -131,6 +131,7 @@ void __sched wait_on_page_writeback(struct page *page)
 static int write_one_page(struct page *page, struct address_space *mapping,
 			  struct writeback_control *wbc)
 {
+	VM_BUG_ON_PAGE(!PageLocked(page), page);
 	if (page->mapping != mapping || (PageWriteback(page) &&
 					 wbc->sync_mode == WB_SYNC_NONE)) {
 		unlock_page(page);

@@ -170,6 +170,31 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	return page;
 }
 
+/*
+ * A page coming back to the allocator must be nobody's: not locked (a
+ * waiter would sleep for ever), not under writeback (its I/O still
+ * writes into it), not mapped by a PTE, not in a mapping, without
+ * buffers. Linux checks the same in free_pages_prepare.
+ */
+static void free_pages_check(struct page *page, unsigned int order)
+{
+	const char *bad = NULL;
+
+	if (PageLocked(page))
+		bad = "freed while locked (a path returned without unlock_page)";
+	else if (PageWriteback(page))
+		bad = "freed while under writeback";
+	else if (PagePrivate(page))
+		bad = "freed with buffers attached (PG_private)";
+	else if (!PageSlab(page) && page->mapping)
+		bad = "freed while still in a mapping (page cache)";
+	for (unsigned long i = 0; !bad && i < (1UL << order); i++)
+		if (page[i]._mapcount != -1)
+			bad = "freed while mapped by a page table";
+	if (bad)
+		bad_page(page, bad);
+}
+
 static void free_block(struct page *page, unsigned int order)
 {
 	unsigned long flags, pfn = page_to_pfn(page);
@@ -180,6 +205,7 @@ static void free_block(struct page *page, unsigned int order)
 	if (!IS_ALIGNED(pfn, 1UL << order))
 		panic("page_alloc: pfn 0x%lx misaligned for order %u", pfn,
 		      order);
+	free_pages_check(page, order);
 	page->flags = 0;
 	spin_lock_irqsave(&zone_lock, flags);
 	__free_one_block(pfn, order);
@@ -191,8 +217,7 @@ static void free_block(struct page *page, unsigned int order)
 void __free_pages(struct page *page, unsigned int order)
 {
 	if (page_count(page) <= 0)
-		panic("page_alloc: pfn 0x%lx freed with refcount %d",
-		      page_to_pfn(page), page_count(page));
+		page_ref_bug(page, "put_page of a free page (a double put?)");
 	if (put_page_testzero(page))
 		free_block(page, order);
 }

@@ -94,7 +94,8 @@ bool page_mkclean(struct page *page)
 	struct address_space *mapping = page->mapping;
 	struct vm_area_struct *vma;
 	unsigned long flags, address;
-	bool dirty = false;
+
+	VM_BUG_ON_PAGE(!PageLocked(page), page);	bool dirty = false;
 
 	if (!mapping || page->_mapcount < 0)
 		return false;
@@ -127,6 +128,7 @@ bool try_to_unmap(struct page *page)
 	struct vm_area_struct *vma;
 	unsigned long flags, address;
 
+	VM_BUG_ON_PAGE(!PageLocked(page), page);
 	if (!mapping)
 		return page->_mapcount < 0;
 	spin_lock_irqsave(&mapping->i_mmap_lock, flags);

@@ -26,6 +26,7 @@
  * page cache (mm/filemap.c), the reverse map (unmap_mapping_range,
  * page_mkclean) and the file system's ->invalidatepage.
  */
+#include <kernel/lockdep.h>
 #include <mm/filemap.h>
 #include <mm/mmap.h>
 #include <mm/rmap.h>
@@ -48,6 +49,8 @@ static void truncate_partial_page(struct page *page, unsigned int offset)
 {
 	struct address_space *mapping = page->mapping;
 
+	VM_BUG_ON_PAGE(!PageLocked(page), page);
+	VM_BUG_ON_PAGE(PageWriteback(page), page);
 	memset((char *)page_address(page) + offset, 0, PAGE_SIZE - offset);
 	if (PagePrivate(page) && mapping->a_ops->invalidatepage)
 		mapping->a_ops->invalidatepage(page, offset);
@@ -57,6 +60,7 @@ static void truncate_partial_page(struct page *page, unsigned int offset)
 static void truncate_complete_page(struct address_space *mapping,
 				   struct page *page)
 {
+	VM_BUG_ON_PAGE(!PageLocked(page), page);
 	wait_on_page_writeback(page);
 	if (page->mapping != mapping)	/* truncated while we waited */
 		return;
@@ -197,6 +201,7 @@ void truncate_setsize(struct inode *inode, loff_t newsize)
 {
 	loff_t oldsize = i_size_read(inode);
 
+	lockdep_assert_held(&inode->i_mutex);
 	i_size_write(inode, newsize);
 	if (newsize > oldsize)
 		pagecache_isize_extended(inode, oldsize, newsize);

@@ -25,6 +25,7 @@
  * readdir and every change), which keeps the records still meanwhile.
  */
 #include "ext2.h"
+#include <kernel/lockdep.h>
 #include <fs/dcache.h>
 #include <kernel/errno.h>
 #include <kernel/string.h>
@@ -373,9 +374,10 @@ int ext2_add_link(struct dentry *dentry, struct inode *inode)
 	 * checked: it knows the name is new, so no record need be compared
 	 * with it (in a directory of same-length names, a memcmp each). */
 	bool checked;
-	long start = ext2_dir_index_add_start(dir, &dentry->d_name, reclen,
-					      &checked);
+	long start;
 
+	lockdep_assert_held(&dir->i_mutex);
+	start = ext2_dir_index_add_start(dir, &dentry->d_name, reclen, &checked);
 	if (start < 0)
 		return start;
 	for (unsigned long n = start; n <= npages; n++) {
@@ -454,6 +456,7 @@ int ext2_delete_entry(struct ext2_dir_entry_2 *dir_de, struct page *page)
 	loff_t pos;
 	int err;
 
+	lockdep_assert_held(&dir->i_mutex);
 	while (de < dir_de) {
 		pde = de;
 		de = ext2_next_entry(de);

@@ -99,6 +99,11 @@ BUFFER_FNS(Write_EIO, write_io_error)
 #define page_has_buffers(page) PagePrivate(page)
 #define page_buffers(page) ((struct buffer_head *)(page)->private)
 
+/* fs/buffer.c: a buffer in a state it must never be in; panics. */
+__noreturn void buffer_bug(const struct buffer_head *bh, const char *what);
+/* fs/buffer.c: block is not one get_block may map on sb's disk. */
+bool map_bh_bad_block(struct super_block *sb, sector_t block);
+
 static inline void get_bh(struct buffer_head *bh)
 {
 	__atomic_add_fetch(&bh->b_count, 1, __ATOMIC_SEQ_CST);
@@ -106,13 +111,20 @@ static inline void get_bh(struct buffer_head *bh)
 
 static inline void put_bh(struct buffer_head *bh)
 {
-	__atomic_sub_fetch(&bh->b_count, 1, __ATOMIC_SEQ_CST);
+	if (unlikely(__atomic_sub_fetch(&bh->b_count, 1, __ATOMIC_SEQ_CST) < 0))
+		buffer_bug(bh, "put_bh: reference count underflow (a put "
+			       "without a get)");
 }
 
-/* Set b_bdev/b_blocknr/b_size and BH_Mapped: get_block's answer. */
+/* Set b_bdev/b_blocknr/b_size and BH_Mapped: get_block's answer. A block
+ * outside the disk (or block 0, the boot block and superblock) would
+ * send file data over metadata, or past the end: stopped here. */
 static inline void map_bh(struct buffer_head *bh, struct super_block *sb,
 			  sector_t block)
 {
+	if (unlikely(map_bh_bad_block(sb, block)))
+		buffer_bug(bh, "get_block mapped a block outside the file "
+			       "system's disk");
 	set_buffer_mapped(bh);
 	bh->b_bdev = sb->s_bdev;
 	bh->b_blocknr = block;

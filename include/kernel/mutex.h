@@ -23,5 +23,7 @@ int mutex_lock_interruptible(struct mutex *m);
 bool mutex_trylock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
 bool mutex_is_locked(struct mutex *m);
+/* Held, and by task (current, in assertions). */
+bool mutex_is_locked_by(struct mutex *m, struct task_struct *task);
 
 #endif

@@ -9,6 +9,7 @@
 #include <kernel/list.h>
 #include <kernel/bitops.h>
 #include <asm/boot.h>
+#include <mm/mmdebug.h>
 
 #define PAGE_SHIFT 12
 #define PAGE_SIZE (1UL << PAGE_SHIFT)
@@ -133,15 +134,31 @@ static inline int page_count(const struct page *page)
 	return __atomic_load_n(&page->_refcount, __ATOMIC_RELAXED);
 }
 
+/* A count no page can reach: every PTE, buffer and cache entry of 64 MiB
+ * of memory together are far fewer. Past it, a count is being leaked. */
+#define PAGE_REF_IMPOSSIBLE (1 << 24)
+
+/* Take a reference; the caller must already hold one (or know the page
+ * is in use): a page with no reference may be free, or about to be. */
 static inline void get_page(struct page *page)
 {
-	__atomic_add_fetch(&page->_refcount, 1, __ATOMIC_SEQ_CST);
+	int n = __atomic_add_fetch(&page->_refcount, 1, __ATOMIC_SEQ_CST);
+
+	if (unlikely(n <= 1 || n > PAGE_REF_IMPOSSIBLE))
+		page_ref_bug(page, n <= 1 ? "get_page on a page with no "
+					    "reference (freed?)"
+					  : "page reference count overflow");
 }
 
 /* Drop a reference; true when it was the last one. */
 static inline bool put_page_testzero(struct page *page)
 {
-	return __atomic_sub_fetch(&page->_refcount, 1, __ATOMIC_SEQ_CST) == 0;
+	int n = __atomic_sub_fetch(&page->_refcount, 1, __ATOMIC_SEQ_CST);
+
+	if (unlikely(n < 0))
+		page_ref_bug(page, "put_page: reference count underflow "
+				   "(a put without a get)");
+	return n == 0;
 }
 
 /* Kernel image boundaries, from the linker script. */

@@ -1,0 +1,33 @@
+/*
+ * Held-lock assertions, Linux's lockdep_assert_held: a function whose
+ * comment says "i_mutex held" says it in code too, and a caller that
+ * forgot the lock is stopped at the first such function, with both the
+ * lock's name and its holder in the report.
+ *
+ *	lockdep_assert_held(&inode->i_mutex);	held by current
+ *	lockdep_assert_held(&mapping->tree_lock);	a spinlock: held at all
+ *
+ * A spinlock records no owner: pagelab runs one CPU, where a spinlock
+ * that is held at all is held by the code running now.
+ */
+#ifndef _KERNEL_LOCKDEP_H
+#define _KERNEL_LOCKDEP_H
+
+#include <kernel/mutex.h>
+#include <kernel/spinlock.h>
+
+struct task_struct;
+/* "fsx/9" into buf (or "nobody" for NULL), for lock reports. */
+const char *lockdep_task_name(struct task_struct *t, char *buf, size_t size);
+
+void __lockdep_assert_mutex_held(struct mutex *m, const char *name,
+				 const char *file, int line);
+void __lockdep_assert_spin_held(spinlock_t *l, const char *name,
+				const char *file, int line);
+
+#define lockdep_assert_held(l)                                           \
+	_Generic((l), struct mutex * : __lockdep_assert_mutex_held,      \
+		      spinlock_t * : __lockdep_assert_spin_held)(         \
+		(l), #l, __FILE__, __LINE__)
+
+#endif

@@ -1,0 +1,73 @@
+/*
+ * kernel/selftest/checkers.c: plant each kind of bug the checkers exist
+ * for, one per boot (each report ends in a panic), so that the harness
+ * can check the report names the bug and the function that made it:
+ *
+ *	selftest=double_put		put_page twice on one reference
+ *	selftest=free_locked_page	the last put_page of a locked page
+ *	selftest=get_freed_page		get_page on a page already freed
+ *	selftest=unlock_unheld_mutex	mutex_unlock of a mutex nobody holds
+ *	selftest=assert_unheld_mutex	lockdep_assert_held on a free mutex
+ */
+#include <kernel/lockdep.h>
+#include <kernel/printk.h>
+#include <kernel/selftest.h>
+#include <mm/filemap.h>
+#include <mm/gfp.h>
+
+static __noinline int planted_double_put(void)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+
+	if (!page)
+		return selftest_fail("no page");
+	pr_info("selftest: putting page %p twice\n", page);
+	put_page(page);
+	put_page(page);
+	return selftest_fail("a double put_page went unreported");
+}
+DEFINE_SELFTEST(double_put, planted_double_put);
+
+static __noinline int planted_free_locked_page(void)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+
+	if (!page)
+		return selftest_fail("no page");
+	pr_info("selftest: freeing page %p while it is locked\n", page);
+	lock_page(page);
+	put_page(page);
+	return selftest_fail("a locked page was freed unreported");
+}
+DEFINE_SELFTEST(free_locked_page, planted_free_locked_page);
+
+static __noinline int planted_get_freed_page(void)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+
+	if (!page)
+		return selftest_fail("no page");
+	put_page(page);
+	pr_info("selftest: get_page on freed page %p\n", page);
+	get_page(page);
+	return selftest_fail("get_page on a free page went unreported");
+}
+DEFINE_SELFTEST(get_freed_page, planted_get_freed_page);
+
+static DEFINE_MUTEX(planted_mutex);
+
+static __noinline int planted_unlock_unheld_mutex(void)
+{
+	pr_info("selftest: unlocking a mutex nobody holds\n");
+	mutex_unlock(&planted_mutex);
+	return selftest_fail("mutex_unlock of a free mutex went unreported");
+}
+DEFINE_SELFTEST(unlock_unheld_mutex, planted_unlock_unheld_mutex);
+
+static __noinline int planted_assert_unheld_mutex(void)
+{
+	pr_info("selftest: asserting a mutex nobody holds is held\n");
+	lockdep_assert_held(&planted_mutex);
+	return selftest_fail("lockdep_assert_held passed on a free mutex");
+}
+DEFINE_SELFTEST(assert_unheld_mutex, planted_assert_unheld_mutex);
