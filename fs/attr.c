@@ -150,25 +150,33 @@ int inode_setattr(struct inode *inode, const struct iattr *attr)
  * the commit (ext2 failing to free blocks once i_size is written), with
  * i_size at the new size. Anything else is a half-done change.
  */
-static int check_setattr_size(struct inode *inode, const struct iattr *attr,
-			      loff_t old, int err)
+static __cold __noreturn void setattr_size_bug(struct inode *inode,
+						const struct iattr *attr,
+						loff_t old, int err)
 {
 	loff_t now = inode->i_size;
-	const char *bad = NULL;
+	const char *bad = err ? "failed with i_size neither the old size nor "
+				"the new"
+			      : "returned 0 but i_size is not the size asked for";
 
-	if (!(attr->ia_valid & ATTR_SIZE))
-		return err;
-	if (!err && now != attr->ia_size)
-		bad = "returned 0 but i_size is not the size asked for";
-	else if (err && now != old && now != attr->ia_size)
-		bad = "failed with i_size neither the old size nor the new";
-	if (likely(!bad))
-		return err;
 	printk(KERN_EMERG "BUG: ->setattr %ps %s: inode %lu, size %ld -> "
 	       "%ld asked, returned %d, i_size now %ld\n",
 	       inode->i_op->setattr, bad, inode->i_ino, old, attr->ia_size,
 	       err, now);
 	panic("->setattr %ps %s", inode->i_op->setattr, bad);
+}
+
+static inline int check_setattr_size(struct inode *inode,
+				     const struct iattr *attr, loff_t old,
+				     int err)
+{
+	loff_t now = inode->i_size;
+
+	if ((attr->ia_valid & ATTR_SIZE) &&
+	    unlikely(err ? now != old && now != attr->ia_size
+			 : now != attr->ia_size))
+		setattr_size_bug(inode, attr, old, err);
+	return err;
 }
 
 int notify_change(struct dentry *dentry, struct iattr *attr)

@@ -175,6 +175,16 @@ static int wp_page_copy(struct vm_area_struct *vma, pte_t *pte,
 	/* LAB paging: END */
 }
 
+static __cold __noreturn void mkwrite_page_bug(struct vm_area_struct *vma,
+					       struct page *page)
+{
+	printk(KERN_EMERG "BUG: ->page_mkwrite %ps returned VM_FAULT_LOCKED "
+	       "with the page unlocked\n", vma->vm_ops->page_mkwrite);
+	dump_page(page, "->page_mkwrite returned it");
+	panic("->page_mkwrite %ps returned the page unlocked",
+	      vma->vm_ops->page_mkwrite);
+}
+
 /*
  * Tell the file system that page is about to become writable through a
  * shared mapping: ->page_mkwrite may allocate its blocks, or refuse.
@@ -200,14 +210,8 @@ static int do_page_mkwrite(struct vm_area_struct *vma, struct page *page,
 		ret = vma->vm_ops->page_mkwrite(&vmf);
 		if (ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE))
 			return ret;
-		if ((ret & VM_FAULT_LOCKED) && unlikely(!PageLocked(page))) {
-			printk(KERN_EMERG "BUG: ->page_mkwrite %ps returned "
-			       "VM_FAULT_LOCKED with the page unlocked\n",
-			       vma->vm_ops->page_mkwrite);
-			dump_page(page, "->page_mkwrite returned it");
-			panic("->page_mkwrite %ps returned the page unlocked",
-			      vma->vm_ops->page_mkwrite);
-		}
+		if ((ret & VM_FAULT_LOCKED) && unlikely(!PageLocked(page)))
+			mkwrite_page_bug(vma, page);
 	}
 	if (!(ret & VM_FAULT_LOCKED)) {
 		lock_page(page);
@@ -314,6 +318,20 @@ static unsigned long linear_page_index(struct vm_area_struct *vma,
 	return vma->vm_pgoff + ((address - vma->vm_start) >> PAGE_SHIFT);
 }
 
+static __cold __noreturn void fault_page_bug(struct vm_fault *vmf,
+					     const char *bad)
+{
+	int (*fault)(struct vm_fault *) = vmf->vma->vm_ops->fault;
+	struct page *page = vmf->page;
+
+	printk(KERN_EMERG "BUG: ->fault %ps returned %s (page %p, pgoff %lu): "
+	       "it must return the page of pgoff locked, with "
+	       "VM_FAULT_LOCKED\n", fault, bad, page, vmf->pgoff);
+	if (page)
+		dump_page(page, "->fault returned it");
+	panic("->fault %ps returned %s", fault, bad);
+}
+
 /*
  * What ->fault handed back must be what __do_fault's callers rely on: a
  * page, locked (so truncation cannot take it before the PTE is set), of
@@ -322,7 +340,6 @@ static unsigned long linear_page_index(struct vm_area_struct *vma,
  */
 static void check_fault_page(struct vm_fault *vmf, int ret)
 {
-	int (*fault)(struct vm_fault *) = vmf->vma->vm_ops->fault;
 	struct address_space *mapping = vmf->vma->vm_file ?
 		vmf->vma->vm_file->f_inode->i_mapping : NULL;
 	struct page *page = vmf->page;
@@ -341,12 +358,7 @@ static void check_fault_page(struct vm_fault *vmf, int ret)
 		bad = "a page at the wrong index";
 	if (likely(!bad))
 		return;
-	printk(KERN_EMERG "BUG: ->fault %ps returned %s (page %p, pgoff %lu): "
-	       "it must return the page of pgoff locked, with "
-	       "VM_FAULT_LOCKED\n", fault, bad, page, vmf->pgoff);
-	if (page)
-		dump_page(page, "->fault returned it");
-	panic("->fault %ps returned %s", fault, bad);
+	fault_page_bug(vmf, bad);
 }
 
 /*

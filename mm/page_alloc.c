@@ -178,21 +178,25 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
  */
 static void free_pages_check(struct page *page, unsigned int order)
 {
-	const char *bad = NULL;
+	const unsigned long busy = 1UL << PG_locked | 1UL << PG_writeback |
+				   1UL << PG_private;
+	bool mapped = false;
 
+	for (unsigned long i = 0; i < (1UL << order); i++)
+		mapped |= page[i]._mapcount != -1;
+	if (likely(!(page->flags & busy) && !mapped &&
+		   (PageSlab(page) || !page->mapping)))
+		return;
 	if (PageLocked(page))
-		bad = "freed while locked (a path returned without unlock_page)";
-	else if (PageWriteback(page))
-		bad = "freed while under writeback";
-	else if (PagePrivate(page))
-		bad = "freed with buffers attached (PG_private)";
-	else if (!PageSlab(page) && page->mapping)
-		bad = "freed while still in a mapping (page cache)";
-	for (unsigned long i = 0; !bad && i < (1UL << order); i++)
-		if (page[i]._mapcount != -1)
-			bad = "freed while mapped by a page table";
-	if (bad)
-		bad_page(page, bad);
+		bad_page(page, "freed while locked (a path returned without "
+			       "unlock_page)");
+	if (PageWriteback(page))
+		bad_page(page, "freed while under writeback");
+	if (PagePrivate(page))
+		bad_page(page, "freed with buffers attached (PG_private)");
+	if (mapped)
+		bad_page(page, "freed while mapped by a page table");
+	bad_page(page, "freed while still in a mapping (page cache)");
 }
 
 static void free_block(struct page *page, unsigned int order)
@@ -216,9 +220,12 @@ static void free_block(struct page *page, unsigned int order)
 /* Drop a reference; the block is freed with the last one. */
 void __free_pages(struct page *page, unsigned int order)
 {
-	if (page_count(page) <= 0)
+	/* The count is checked here, before the drop (a free page would
+	 * otherwise go to -1 and be reported as an underflow), so the drop
+	 * itself need not check again. */
+	if (unlikely(page_count(page) <= 0))
 		page_ref_bug(page, "put_page of a free page (a double put?)");
-	if (put_page_testzero(page))
+	if (__atomic_sub_fetch(&page->_refcount, 1, __ATOMIC_SEQ_CST) == 0)
 		free_block(page, order);
 }
 

@@ -100,7 +100,7 @@ BUFFER_FNS(Write_EIO, write_io_error)
 #define page_buffers(page) ((struct buffer_head *)(page)->private)
 
 /* fs/buffer.c: a buffer in a state it must never be in; panics. */
-__noreturn void buffer_bug(const struct buffer_head *bh, const char *what);
+__cold __noreturn void buffer_bug(const struct buffer_head *bh, const char *what);
 /* fs/buffer.c: block is not one get_block may map on sb's disk. */
 bool map_bh_bad_block(struct super_block *sb, sector_t block);
 

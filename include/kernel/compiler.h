@@ -6,6 +6,8 @@
 
 #define __noreturn __attribute__((noreturn))
 #define __noinline __attribute__((noinline))
+/* A report's slow path: kept out of line and out of the hot code. */
+#define __cold __attribute__((cold, noinline))
 #define __packed __attribute__((packed))
 #define __aligned(x) __attribute__((aligned(x)))
 #define __section(s) __attribute__((section(s)))

@@ -15,15 +15,32 @@
 
 #include <kernel/mutex.h>
 #include <kernel/spinlock.h>
+#include <asm/current.h>
 
 struct task_struct;
 /* "fsx/9" into buf (or "nobody" for NULL), for lock reports. */
 const char *lockdep_task_name(struct task_struct *t, char *buf, size_t size);
 
-void __lockdep_assert_mutex_held(struct mutex *m, const char *name,
-				 const char *file, int line);
-void __lockdep_assert_spin_held(spinlock_t *l, const char *name,
-				const char *file, int line);
+/* kernel/locking/lockdep.c: the reports; they panic. */
+__cold __noreturn void lockdep_mutex_not_held(struct mutex *m, const char *name,
+				       const char *file, int line);
+__cold __noreturn void lockdep_spin_not_held(const char *name,
+					     const char *file, int line);
+
+static inline void __lockdep_assert_mutex_held(struct mutex *m,
+					       const char *name,
+					       const char *file, int line)
+{
+	if (unlikely(!mutex_is_locked_by(m, get_current())))
+		lockdep_mutex_not_held(m, name, file, line);
+}
+
+static inline void __lockdep_assert_spin_held(spinlock_t *l, const char *name,
+					      const char *file, int line)
+{
+	if (unlikely(!spin_is_locked(l)))
+		lockdep_spin_not_held(name, file, line);
+}
 
 #define lockdep_assert_held(l)                                           \
 	_Generic((l), struct mutex * : __lockdep_assert_mutex_held,      \

@@ -24,6 +24,9 @@ bool mutex_trylock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
 bool mutex_is_locked(struct mutex *m);
 /* Held, and by task (current, in assertions). */
-bool mutex_is_locked_by(struct mutex *m, struct task_struct *task);
+static inline bool mutex_is_locked_by(struct mutex *m, struct task_struct *task)
+{
+	return m->locked && m->owner == task;
+}
 
 #endif

@@ -99,8 +99,7 @@ struct task_struct {
 #define task_pt_regs(t) \
 	((struct pt_regs *)((char *)(t)->stack + THREAD_SIZE) - 1)
 
-struct task_struct *get_current(void);
-#define current get_current()
+#include <asm/current.h>	/* current */
 
 extern struct task_struct init_task;	/* pid 0: boot, then idle */
 extern struct list_head task_list;	/* every task but init_task */

@@ -144,7 +144,8 @@ static inline void get_page(struct page *page)
 {
 	int n = __atomic_add_fetch(&page->_refcount, 1, __ATOMIC_SEQ_CST);
 
-	if (unlikely(n <= 1 || n > PAGE_REF_IMPOSSIBLE))
+	/* one compare for both: n <= 1 wraps to a huge unsigned value */
+	if (unlikely((unsigned int)n - 2 >= PAGE_REF_IMPOSSIBLE - 1))
 		page_ref_bug(page, n <= 1 ? "get_page on a page with no "
 					    "reference (freed?)"
 					  : "page reference count overflow");

@@ -15,11 +15,11 @@
 struct page;
 
 void dump_page(const struct page *page, const char *reason);
-__noreturn void bad_page(const struct page *page, const char *reason);
-__noreturn void vm_bug_page(const struct page *page, const char *cond,
-			    const char *file, int line);
+__cold __noreturn void bad_page(const struct page *page, const char *reason);
+__cold __noreturn void vm_bug_page(const struct page *page, const char *cond,
+				   const char *file, int line);
 /* get_page or put_page saw an impossible count (include/mm/mm.h). */
-__noreturn void page_ref_bug(const struct page *page, const char *what);
+__cold __noreturn void page_ref_bug(const struct page *page, const char *what);
 
 #define VM_BUG_ON_PAGE(cond, page)                                      \
 	do {                                                            \

@@ -19,13 +19,11 @@ const char *lockdep_task_name(struct task_struct *t, char *buf, size_t size)
 	return buf;
 }
 
-void __lockdep_assert_mutex_held(struct mutex *m, const char *name,
-				 const char *file, int line)
+void lockdep_mutex_not_held(struct mutex *m, const char *name,
+			    const char *file, int line)
 {
 	char held[40], by[40];
 
-	if (likely(mutex_is_locked_by(m, current)))
-		return;
 	printk(KERN_EMERG "BUG: %s must be held at %s:%d, by %s; it is held "
 	       "by %s\n", name, file, line,
 	       lockdep_task_name(current, by, sizeof(by)),
@@ -34,11 +32,8 @@ void __lockdep_assert_mutex_held(struct mutex *m, const char *name,
 	panic("lock %s not held at %s:%d", name, file, line);
 }
 
-void __lockdep_assert_spin_held(spinlock_t *l, const char *name,
-				const char *file, int line)
+void lockdep_spin_not_held(const char *name, const char *file, int line)
 {
-	if (likely(spin_is_locked(l)))
-		return;
 	printk(KERN_EMERG "BUG: spinlock %s must be held at %s:%d, and it is "
 	       "not\n", name, file, line);
 	panic("lock %s not held at %s:%d", name, file, line);

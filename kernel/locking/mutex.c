@@ -37,20 +37,24 @@ int __sched mutex_lock_interruptible(struct mutex *m)
 	return wait_event_interruptible(m->wait, mutex_trylock(m)) ? -EINTR : 0;
 }
 
+static __cold __noreturn void mutex_unlock_bug(struct mutex *m)
+{
+	char held[40], by[40];
+
+	printk(KERN_EMERG "BUG: mutex_unlock of %s mutex %p by %s, %s %s\n",
+	       m->locked ? "a" : "an unlocked", m,
+	       lockdep_task_name(current, by, sizeof(by)),
+	       m->locked ? "which is held by" : "held by",
+	       lockdep_task_name(m->owner, held, sizeof(held)));
+	panic("mutex_unlock by a task that does not hold the mutex");
+}
+
 /* Only the task that took a mutex may release it: anything else is two
  * paths that each think they own the critical section. */
 void mutex_unlock(struct mutex *m)
 {
-	char held[40], by[40];
-
-	if (unlikely(!m->locked || m->owner != current)) {
-		printk(KERN_EMERG "BUG: mutex_unlock of %s mutex %p by %s, "
-		       "%s %s\n", m->locked ? "a" : "an unlocked", m,
-		       lockdep_task_name(current, by, sizeof(by)),
-		       m->locked ? "which is held by" : "held by",
-		       lockdep_task_name(m->owner, held, sizeof(held)));
-		panic("mutex_unlock by a task that does not hold the mutex");
-	}
+	if (unlikely(!mutex_is_locked_by(m, current)))
+		mutex_unlock_bug(m);
 	m->owner = NULL;
 	__atomic_store_n(&m->locked, 0, __ATOMIC_RELEASE);
 	wake_up(&m->wait);
@@ -59,9 +63,4 @@ void mutex_unlock(struct mutex *m)
 bool mutex_is_locked(struct mutex *m)
 {
 	return m->locked;
-}
-
-bool mutex_is_locked_by(struct mutex *m, struct task_struct *task)
-{
-	return m->locked && m->owner == task;
 }

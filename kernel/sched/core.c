@@ -44,14 +44,6 @@ static DEFINE_SPINLOCK(rq_lock);
 static struct fpu_state fpu_init_state;
 static struct task_struct *dead_task;	/* freed once we are off its stack */
 
-struct task_struct *get_current(void)
-{
-	struct task_struct *t;
-
-	__asm__("movq %%gs:%c1, %0" : "=r"(t) : "i"(PERCPU_CURRENT));
-	return t;
-}
-
 /* Enable SSE for user programs and record a clean FPU state for new ones. */
 static void fpu_init(void)
 {
