@@ -66,6 +66,7 @@ void start_kernel(u32 magic, u32 info_phys)
 {
 	bool boot_info_ok;
 
+	percpu_init();	/* first: spin_lock counts in the per-CPU area */
 	serial_init();
 	tsc_calibrate();
 	rtc_init();
@@ -76,7 +77,6 @@ void start_kernel(u32 magic, u32 info_phys)
 		panic("not booted by a Multiboot loader (magic 0x%x)", magic);
 	gdt_init();
 	idt_init();
-	percpu_init();
 	setup_memory_map();
 	mem_init();
 	vga_init();

@@ -22,6 +22,7 @@
  * is unblocked while it sleeps, so that sending one wakes it);
  * rt_sigqueueinfo sends one with the caller's siginfo (sigqueue's value).
  */
+#include <kernel/lockdep.h>
 #include <kernel/signal.h>
 #include <kernel/errno.h>
 #include <kernel/printk.h>
@@ -410,6 +411,7 @@ void exit_to_user_mode(struct pt_regs *regs)
 			handle_restart(regs, NULL);	/* no signal came */
 			continue;
 		}
+		lockdep_sys_exit();
 		return;	/* with interrupts off, into iretq */
 	}
 }

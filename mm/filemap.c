@@ -19,6 +19,7 @@
  * for good). Page references: the cache owns one per indexed page; every
  * find_* returns one more for the caller.
  */
+#include <kernel/preempt.h>
 #include <mm/filemap.h>
 #include <mm/writeback.h>
 #include <fs/fs.h>
@@ -84,6 +85,7 @@ void __sched lock_page(struct page *page)
 {
 	wait_queue_head_t *wq = page_waitqueue(page);
 
+	might_sleep();
 	while (!trylock_page(page))
 		wait_event(*wq, !PageLocked(page));
 }

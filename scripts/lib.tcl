@@ -98,6 +98,7 @@ proc pl_state_reset {boot echo} {
 	    restart 0 powerdown 0
 	    eof 0 killed 0 watch 1 cmd "" replay "" fsck "" dumpat "" dumped 0}
 	set S(watch) [expr {[dict get $boot command] eq ""}]
+	set S(giveup) [dict get $boot giveup]
 	set S(echo) $echo
 	pl_run_reset $boot
 }
@@ -267,7 +268,7 @@ proc pl_take {chunk} {
 		return
 	}
 	pl_emit $chunk
-	if {!$S(watch)} {
+	if {!$S(watch) && $S(giveup) eq ""} {
 		return
 	}
 	set end [string last \n $S(console)]
@@ -299,6 +300,15 @@ proc pl_emit {text {echo ""}} {
 
 proc pl_scan_line {line} {
 	global S
+	if {$S(giveup) ne "" && [regexp -- [lindex $S(giveup) 0] $line]} {
+		set at [expr {[clock milliseconds] +
+		    int([pl_scale [lindex $S(giveup) 1]] * 1000)}]
+		set S(deadline) [expr {min($S(deadline), $at)}]
+		set S(giveup) ""
+	}
+	if {!$S(watch)} {
+		return	;# a host command's lines: only giveup looks at them
+	}
 	if {[regexp $pl::re_banner $line]} {
 		incr S(banners)
 		if {$S(banner_ms) eq ""} {
@@ -318,6 +328,7 @@ proc pl_scan_line {line} {
 	if {[regexp $pl::re_halted $line]} {
 		set S(halted) 1
 	}
+
 	if {[regexp $pl::re_restart $line]} {
 		set S(restart) 1
 	}

@@ -11,6 +11,11 @@
 #       kernel FILE              default build/kernel.elf (PAGELAB_KERNEL)
 #       initrd FILE|none         default build/initramfs.cpio if it exists
 #       timeout SECONDS          for the whole run (default 20), scaled
+#       giveup {REGEX SECS}      give up on the boot (as at its timeout)
+#                                SECS seconds (scaled) after a line
+#                                matches REGEX: a fixture that must be
+#                                given up on once it is stuck, whatever
+#                                the host's speed
 #       panic yes|no             a kernel panic is the expected end (no)
 #       exit N                   expected power-off status (default 0)
 #       end poweroff|reset|halt  how the guest ends (default poweroff):
@@ -244,7 +249,7 @@ proc pl_boot_defaults {name file lineno} {
 	return [dict create name $name file $file line $lineno \
 	    image kernel kernel [pl_kernel] cmdline "" initrd default \
 	    timeout 20 panic 0 exit 0 end poweroff disks {} qemu {} emulator "" \
-	    command "" alone 0 steps {} tests {} \
+	    command "" alone 0 steps {} tests {} giveup {} \
 	    run {} args "" mount {} mount-opts "" fsck-leaks-ok 0 linux 0]
 }
 
@@ -291,6 +296,13 @@ proc pl_boot_option {where bootvar k v} {
 			error "$where: $k wants a number, not '$v'"
 		}
 		dict set boot $k $v
+	}
+	giveup {
+		if {[llength $v] != 2 || [catch {regexp -- [lindex $v 0] ""}] ||
+		    ![string is double -strict [lindex $v 1]]} {
+			error "$where: giveup wants {REGEX SECONDS}, not '$v'"
+		}
+		dict set boot giveup $v
 	}
 	end {
 		if {$v ni {poweroff reset halt}} {

@@ -50,6 +50,11 @@ proc pl_last_line {{text ""}} {
 proc pl_judge {boot stepwhy how code secs} {
 	global S
 	set t [format %g $secs]
+	if {[info exists S(deadline)] && [info exists S(t0)]} {
+		# the time it was given: shorter than secs after a giveup line
+		set t [format %g [expr {min($secs,
+		    ($S(deadline) - $S(t0)) / 1000.0)}]]
+	}
 	if {!$S(watch)} {
 		if {$stepwhy ne ""} {
 			return $stepwhy

@@ -6,6 +6,8 @@
 
 #define __noreturn __attribute__((noreturn))
 #define __noinline __attribute__((noinline))
+/* The address a function returns to: who called it, for lock reports. */
+#define _RET_IP_ ((unsigned long)__builtin_return_address(0))
 /* A report's slow path: kept out of line and out of the hot code. */
 #define __cold __attribute__((cold, noinline))
 #define __packed __attribute__((packed))

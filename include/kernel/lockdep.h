@@ -16,6 +16,7 @@
 #include <kernel/mutex.h>
 #include <kernel/spinlock.h>
 #include <asm/current.h>
+#include <kernel/sched.h>
 
 struct task_struct;
 /* "fsx/9" into buf (or "nobody" for NULL), for lock reports. */
@@ -46,5 +47,19 @@ static inline void __lockdep_assert_spin_held(spinlock_t *l, const char *name,
 	_Generic((l), struct mutex * : __lockdep_assert_mutex_held,      \
 		      spinlock_t * : __lockdep_assert_spin_held)(         \
 		(l), #l, __FILE__, __LINE__)
+
+/* mutex.c: m was taken at ip by current / is being released. */
+void lock_acquired(struct mutex *m, unsigned long ip);
+void lock_released(struct mutex *m);
+/* Print current's held mutexes, or another task's (task dump). */
+void lockdep_print_held_locks(struct task_struct *t);
+
+/* On the way back to user space: no lock may stay held. */
+__cold __noreturn void lockdep_sys_exit_bug(void);
+static inline void lockdep_sys_exit(void)
+{
+	if (unlikely(current->lockdep_depth || preempt_count()))
+		lockdep_sys_exit_bug();
+}
 
 #endif

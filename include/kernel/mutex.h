@@ -11,12 +11,18 @@ struct mutex {
 	int locked;
 	struct task_struct *owner;
 	wait_queue_head_t wait;
+	const char *name;	/* as initialised: "&inode->i_mutex" */
 };
 
-#define DEFINE_MUTEX(name) \
-	struct mutex name = { 0, NULL, __WAIT_QUEUE_HEAD_INITIALIZER(name.wait) }
+#define DEFINE_MUTEX(mname)                                              \
+	struct mutex mname = { 0, NULL,                                  \
+			       __WAIT_QUEUE_HEAD_INITIALIZER(mname.wait),   \
+			       #mname }
 
-void mutex_init(struct mutex *m);
+void __mutex_init(struct mutex *m, const char *name);
+/* The name is the expression initialised, as Linux's lockdep names a
+ * lock class: reports then say "&inode->i_mutex", not an address. */
+#define mutex_init(m) __mutex_init((m), #m)
 void mutex_lock(struct mutex *m);
 /* 0, or -EINTR when a signal arrived while waiting. */
 int mutex_lock_interruptible(struct mutex *m);

@@ -10,6 +10,7 @@
 #define PERCPU_CURRENT 8
 #define PERCPU_KERNEL_SP 16	/* top of current's kernel stack */
 #define PERCPU_USER_SP 24	/* scratch: user rsp during syscall entry */
+#define PERCPU_PREEMPT_COUNT 32	/* <kernel/preempt.h> */
 
 #ifndef __ASSEMBLY__
 #include <kernel/types.h>
@@ -21,6 +22,7 @@ struct percpu {
 	struct task_struct *current_task;
 	unsigned long kernel_sp;
 	unsigned long user_sp;
+	int preempt_count;
 };
 
 extern struct percpu boot_cpu;

@@ -11,6 +11,7 @@
 #ifndef _KERNEL_SCHED_H
 #define _KERNEL_SCHED_H
 
+#include <kernel/lockdep_types.h>
 #include <kernel/cred.h>
 #include <kernel/list.h>
 #include <kernel/signal.h>
@@ -47,6 +48,9 @@ struct task_struct {
 	void *stack;	/* kernel stack, THREAD_SIZE bytes */
 	bool need_resched;
 	unsigned int flags;	/* PF_* */
+	int lockdep_depth;	/* mutexes held (more than MAX_LOCK_DEPTH:
+				 * only the first are listed) */
+	struct held_lock held_locks[MAX_LOCK_DEPTH];
 
 	struct mm_struct *mm;
 	struct files_struct *files;

@@ -2,12 +2,15 @@
  * Spinlocks. pagelab runs one CPU today, but locks are written as if SMP
  * were here: a real test-and-set lock, and the _irqsave forms disable
  * interrupts so an interrupt handler taking the same lock cannot deadlock.
+ * Holding one counts in preempt_count (<kernel/preempt.h>): no sleeping
+ * until it is released.
  */
 #ifndef _KERNEL_SPINLOCK_H
 #define _KERNEL_SPINLOCK_H
 
 #include <kernel/compiler.h>
 #include <asm/processor.h>
+#include <kernel/preempt.h>
 
 typedef struct {
 	volatile int locked;
@@ -23,6 +26,7 @@ static inline void spin_lock_init(spinlock_t *l)
 
 static inline void spin_lock(spinlock_t *l)
 {
+	preempt_disable();
 	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
 		while (l->locked)
 			cpu_relax();
@@ -30,12 +34,17 @@ static inline void spin_lock(spinlock_t *l)
 
 static inline bool spin_trylock(spinlock_t *l)
 {
-	return !__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE);
+	preempt_disable();
+	if (!__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+		return true;
+	preempt_enable();
+	return false;
 }
 
 static inline void spin_unlock(spinlock_t *l)
 {
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+	preempt_enable();
 }
 
 static inline bool spin_is_locked(spinlock_t *l)

@@ -10,39 +10,54 @@
 #include <kernel/printk.h>
 #include <kernel/string.h>
 
-void mutex_init(struct mutex *m)
+void __mutex_init(struct mutex *m, const char *name)
 {
 	m->locked = 0;
 	m->owner = NULL;
+	m->name = name;
 	init_waitqueue_head(&m->wait);
 }
 
-bool mutex_trylock(struct mutex *m)
+static bool __mutex_trylock(struct mutex *m, unsigned long ip)
 {
 	if (__atomic_exchange_n(&m->locked, 1, __ATOMIC_ACQUIRE))
 		return false;
 	m->owner = current;
+	lock_acquired(m, ip);
 	return true;
+}
+
+bool mutex_trylock(struct mutex *m)
+{
+	return __mutex_trylock(m, _RET_IP_);
 }
 
 void __sched mutex_lock(struct mutex *m)
 {
+	unsigned long ip = _RET_IP_;
+
+	might_sleep();
 	if (m->owner == current && m->locked)
-		panic("mutex_lock: recursive locking by pid %d", current->pid);
-	wait_event(m->wait, mutex_trylock(m));
+		panic("mutex_lock: recursive locking of %s by pid %d", m->name,
+		      current->pid);
+	wait_event(m->wait, __mutex_trylock(m, ip));
 }
 
 int __sched mutex_lock_interruptible(struct mutex *m)
 {
-	return wait_event_interruptible(m->wait, mutex_trylock(m)) ? -EINTR : 0;
+	unsigned long ip = _RET_IP_;
+
+	might_sleep();
+	return wait_event_interruptible(m->wait, __mutex_trylock(m, ip)) ?
+		-EINTR : 0;
 }
 
 static __cold __noreturn void mutex_unlock_bug(struct mutex *m)
 {
 	char held[40], by[40];
 
-	printk(KERN_EMERG "BUG: mutex_unlock of %s mutex %p by %s, %s %s\n",
-	       m->locked ? "a" : "an unlocked", m,
+	printk(KERN_EMERG "BUG: mutex_unlock of %s mutex %s by %s, %s %s\n",
+	       m->locked ? "a" : "an unlocked", m->name,
 	       lockdep_task_name(current, by, sizeof(by)),
 	       m->locked ? "which is held by" : "held by",
 	       lockdep_task_name(m->owner, held, sizeof(held)));
@@ -55,6 +70,7 @@ void mutex_unlock(struct mutex *m)
 {
 	if (unlikely(!mutex_is_locked_by(m, current)))
 		mutex_unlock_bug(m);
+	lock_released(m);
 	m->owner = NULL;
 	__atomic_store_n(&m->locked, 0, __ATOMIC_RELEASE);
 	wake_up(&m->wait);

@@ -131,11 +131,22 @@ static void switch_fpu_and_stack(struct task_struct *prev,
  * Give up the CPU. A task that is still TASK_RUNNING goes to the back of
  * the queue; one that set itself to sleep stays off it until woken.
  */
+static __cold __noreturn void schedule_bug(void)
+{
+	printk(KERN_EMERG "BUG: scheduling while atomic: %s/%d/0x%08x (%s)\n",
+	       current->comm, current->pid, preempt_count(),
+	       in_interrupt() ? "in an interrupt handler"
+			      : "a spinlock is held");
+	panic("scheduling while atomic");
+}
+
 void __sched schedule(void)
 {
 	struct task_struct *prev = current, *next;
 	unsigned long flags;
 
+	if (unlikely(preempt_count()))
+		schedule_bug();
 	spin_lock_irqsave(&rq_lock, flags);
 	prev->need_resched = false;
 	if (prev->state == TASK_RUNNING && prev != &init_task)

@@ -25,6 +25,7 @@
  * (kernel/hung_task.c). Both run with nothing else able to move a task:
  * one CPU, interrupts off while the list is walked.
  */
+#include <kernel/lockdep.h>
 #include <kernel/kallsyms.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
@@ -109,6 +110,7 @@ void sched_show_task(struct task_struct *t)
 	       t->parent ? t->parent->pid : 0, wchan);
 	if (!t->exit_state)
 		show_task_stack(t);
+	lockdep_print_held_locks(t);
 }
 
 /*

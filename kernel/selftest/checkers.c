@@ -8,6 +8,9 @@
  *	selftest=get_freed_page		get_page on a page already freed
  *	selftest=unlock_unheld_mutex	mutex_unlock of a mutex nobody holds
  *	selftest=assert_unheld_mutex	lockdep_assert_held on a free mutex
+ *	selftest=sleep_under_spinlock	mutex_lock with a spinlock held
+ *	selftest=lock_held_to_user	a mutex left locked; init's first
+ *					return to user space finds it
  */
 #include <kernel/lockdep.h>
 #include <kernel/printk.h>
@@ -71,3 +74,25 @@ static __noinline int planted_assert_unheld_mutex(void)
 	return selftest_fail("lockdep_assert_held passed on a free mutex");
 }
 DEFINE_SELFTEST(assert_unheld_mutex, planted_assert_unheld_mutex);
+
+static DEFINE_SPINLOCK(planted_spinlock);
+
+static __noinline int planted_sleep_under_spinlock(void)
+{
+	pr_info("selftest: taking a mutex with a spinlock held\n");
+	spin_lock(&planted_spinlock);
+	mutex_lock(&planted_mutex);
+	mutex_unlock(&planted_mutex);
+	spin_unlock(&planted_spinlock);
+	return selftest_fail("might_sleep under a spinlock went unreported");
+}
+DEFINE_SELFTEST(sleep_under_spinlock, planted_sleep_under_spinlock);
+
+/* Passes itself: the report comes when init first enters user space. */
+static __noinline int planted_lock_held_to_user(void)
+{
+	pr_info("selftest: leaving planted_mutex locked\n");
+	mutex_lock(&planted_mutex);
+	return 0;
+}
+DEFINE_SELFTEST(lock_held_to_user, planted_lock_held_to_user);

@@ -9,6 +9,7 @@
  * (arch/x86/mm/fault.c), which ends a kernel-mode fault it cannot resolve
  * with a uaccess fixup or, through die(), an oops.
  */
+#include <kernel/preempt.h>
 #include <mm/kstack.h>
 #include <asm/traps.h>
 #include <kernel/irq.h>
@@ -117,7 +118,9 @@ void do_interrupt(struct pt_regs *regs)
 		do_exception(regs);
 		local_irq_disable();
 	} else if (regs->vector < IRQ_BASE + NR_IRQS) {
+		irq_enter();	/* no sleeping in a handler */
 		handle_irq(regs->vector - IRQ_BASE, regs);
+		irq_exit();
 	} else {
 		pr_warn("irq: unexpected interrupt on vector %lu\n",
 			regs->vector);

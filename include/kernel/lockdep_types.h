@@ -1,0 +1,19 @@
+/*
+ * The held-lock stack a task carries (kernel/locking/lockdep.c): each
+ * sleeping lock (mutex) it holds, with where it was taken. Reports and
+ * the task dump list them; a task may not return to user space with
+ * any. Separate from <kernel/lockdep.h> so <kernel/sched.h> can embed it.
+ */
+#ifndef _KERNEL_LOCKDEP_TYPES_H
+#define _KERNEL_LOCKDEP_TYPES_H
+
+#define MAX_LOCK_DEPTH 16
+
+struct mutex;
+
+struct held_lock {
+	struct mutex *instance;
+	unsigned long acquire_ip;	/* the mutex_lock call's return address */
+};
+
+#endif
