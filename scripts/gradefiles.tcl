@@ -60,10 +60,13 @@ proc pl_grade_json {results} {
 	foreach res $results {
 		set score [expr {$score + [dict get $res score]}]
 		set max [expr {$max + [dict get $res points]}]
+		# A boot serves several tests: each gets its boot's time.
 		lappend tests [format "    {\"name\": %s, \"score\": %s,\
-		    \"max_score\": %s, \"status\": %s, \"output\": %s}" \
+		    \"max_score\": %s, \"execution_time\": %.1f,\
+		    \"status\": %s, \"output\": %s}" \
 		    [pl_json_str [dict get $res name]] \
 		    [pl_fmt [dict get $res score]] [pl_fmt [dict get $res points]] \
+		    [dict get $res secs] \
 		    [pl_json_str [expr {[dict get $res status] eq "pass" ?
 			"passed" : "failed"}]] \
 		    [pl_json_str [pl_grade_output $res]]]
