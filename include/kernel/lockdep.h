@@ -15,10 +15,8 @@
 
 #include <kernel/mutex.h>
 #include <kernel/spinlock.h>
-#include <asm/current.h>
-#include <kernel/sched.h>
+#include <kernel/sched.h>	/* current */
 
-struct task_struct;
 /* "fsx/9" into buf (or "nobody" for NULL), for lock reports. */
 const char *lockdep_task_name(struct task_struct *t, char *buf, size_t size);
 
