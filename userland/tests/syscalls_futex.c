@@ -24,7 +24,6 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
-#include <sys/times.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -57,12 +56,17 @@ static long futex(uint32_t *uaddr, int op, uint32_t val,
 	return syscall(SYS_futex, uaddr, op, val, ts, uaddr2, val3);
 }
 
-/* Clock ticks (times(), 100 a second): what kernel timeouts count in. A
- * timeout is checked against these, not CLOCK_MONOTONIC, so that a clock
- * calibrated badly on a loaded host cannot fail the test. */
+/* Time in 10 ms units of CLOCK_MONOTONIC, the clock the kernel's
+ * timeouts run on (schedule_timeout counts ktime, not interrupts), so a
+ * badly calibrated clock moves both alike. Not times(): it counts timer
+ * interrupts, and a host too busy to deliver some made a 100 ms wait
+ * look like 8 ticks. */
 static long ticks(void)
 {
-	return (long)times(NULL);
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 100 + ts.tv_nsec / 10000000;
 }
 
 static double now(void)

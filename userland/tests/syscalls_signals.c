@@ -19,7 +19,6 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
-#include <sys/times.h>
 #include <sys/wait.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -35,12 +34,17 @@ static void on_alarm(int sig)
 	alarms++;
 }
 
-/* Clock ticks (times(), 100 a second): what kernel timeouts count in. A
- * timeout is checked against these, not CLOCK_MONOTONIC, so that a clock
- * calibrated badly on a loaded host cannot fail the test. */
+/* Time in 10 ms units of CLOCK_MONOTONIC, the clock the kernel's
+ * timeouts run on (schedule_timeout counts ktime, not interrupts), so a
+ * badly calibrated clock moves both alike. Not times(): it counts timer
+ * interrupts, and a host too busy to deliver some made a 100 ms wait
+ * look like 8 ticks. */
 static long ticks(void)
 {
-	return (long)times(NULL);
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 100 + ts.tv_nsec / 10000000;
 }
 
 static void test_timedwait(const sigset_t *set)
