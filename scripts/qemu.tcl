@@ -97,10 +97,12 @@ proc pl_aio {} {
 		set ::pl::aio threads
 		set img [file join [pl_root] build qemu-aio-probe.img]
 		catch {
-			file mkdir [file dirname $img]
-			set f [open $img w]
-			puts -nonewline $f [string repeat "\0" 512]
-			close $f
+			if {![file exists $img]} {
+				file mkdir [file dirname $img]
+				set f [open $img w]
+				puts -nonewline $f [string repeat "\0" 512]
+				close $f
+			}
 			exec [pl_qemu_binary] -M none -display none -nodefaults \
 			    -monitor stdio \
 			    -drive if=none,file=$img,format=raw,aio=io_uring \

@@ -37,7 +37,7 @@ void __sched mutex_lock(struct mutex *m)
 	unsigned long ip = _RET_IP_;
 
 	might_sleep();
-	if (m->owner == current && m->locked)
+	if (mutex_is_locked_by(m, current))
 		panic("mutex_lock: recursive locking of %s by pid %d", m->name,
 		      current->pid);
 	wait_event(m->wait, __mutex_trylock(m, ip));
