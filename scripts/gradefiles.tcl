@@ -3,8 +3,10 @@
 #
 #   results.json   Gradescope's autograder format: top-level score and
 #                  max_score, and tests, one object per test with name,
-#                  score, max_score, output (the report line, and for a test
-#                  short of full points the console lines that show why)
+#                  score, max_score, execution_time, status, visibility
+#                  (the list's mark: visible, hidden, ...), output (the
+#                  report line, and for a test short of full points the
+#                  console lines that show why)
 #   junit.xml      JUnit XML: a testsuite per list file, a testcase per
 #                  test, a failure element for a FAIL or a PART
 #
@@ -63,12 +65,13 @@ proc pl_grade_json {results} {
 		# A boot serves several tests: each gets its boot's time.
 		lappend tests [format "    {\"name\": %s, \"score\": %s,\
 		    \"max_score\": %s, \"execution_time\": %.1f,\
-		    \"status\": %s, \"output\": %s}" \
+		    \"status\": %s, \"visibility\": %s, \"output\": %s}" \
 		    [pl_json_str [dict get $res name]] \
 		    [pl_fmt [dict get $res score]] [pl_fmt [dict get $res points]] \
 		    [dict get $res secs] \
 		    [pl_json_str [expr {[dict get $res status] eq "pass" ?
 			"passed" : "failed"}]] \
+		    [pl_json_str [dict get $res visibility]] \
 		    [pl_json_str [pl_grade_output $res]]]
 	}
 	set out "{\n  \"score\": [pl_fmt $score],\n"

@@ -61,7 +61,14 @@
 #   send TEXT                    type TEXT and Enter on the console
 #   sendraw TEXT                 send TEXT as is, after \-escapes (\x03)
 #   wait REGEX [SECONDS]         wait for REGEX after the previous wait
-#   test NAME POINTS [CHECK]...  a test judged on its boot's console:
+#   test NAME POINTS [VISIBILITY] [CHECK]...  a test judged on its boot's
+#                                console; VISIBILITY (for a lab's list):
+#                                hidden, after_due_date or after_published,
+#                                Gradescope's words for a test that a
+#                                student's tree does not hold (scripts/mklab
+#                                takes it out, scripts/strip-hidden) and
+#                                only the course's grader runs; default
+#                                visible
 #       match REGEX              REGEX appears
 #       nomatch REGEX            REGEX does not appear
 #       order REGEX REGEX...     they appear in this order (every word
@@ -74,6 +81,10 @@
 #                                LAB=NAME), also run the tests of FILE whose
 #                                names match REGEX, with their points; other
 #                                runs of the list ignore the line
+#   held-back TESTS POINTS       (written by scripts/strip-hidden in a
+#                                student's tree) how many hidden tests, and
+#                                their points, were taken out of the list:
+#                                make grade says so
 #
 # Points.  match, nomatch and order are all or nothing, and so is the boot
 # (scripts/verdict.tcl): if one fails, the test scores 0.  A test with
@@ -93,6 +104,7 @@
 #   pl_read_lists      all boots of many files (names must be unique)
 #   pl_parse_list      one file -> list of boot dicts, tests inside them
 #   pl_grade_also      one lab list's grade-also lines
+#   pl_held_back       its held-back line; pl_hidden_words
 #   pl_logical_lines   physical lines -> {lineno words} with continuations
 #   pl_parse_boot, pl_parse_test, pl_check_re   one line each
 #   pl_boot_defaults   a boot with every option at its default
@@ -145,6 +157,10 @@ proc pl_parse_list {file} {
 			pl_parse_grade_also $where $words
 			continue
 		}
+		if {$kw eq "held-back"} {
+			pl_parse_held_back $where $words
+			continue
+		}
 		if {$boot eq ""} {
 			error "$where: '$kw' before any boot line"
 		}
@@ -158,7 +174,8 @@ proc pl_parse_list {file} {
 		}
 		default {
 			error "$where: unknown keyword '$kw'\
-			    (boot, send, sendraw, wait, test, grade-also)"
+			    (boot, send, sendraw, wait, test, grade-also,\
+			    held-back)"
 		}
 		}
 	}
@@ -181,6 +198,27 @@ proc pl_grade_also {file} {
 		}
 	}
 	return $out
+}
+
+# FILE's held-back line as {TESTS POINTS}, or {0 0}.
+proc pl_held_back {file} {
+	set f [open $file]
+	set text [read $f]
+	close $f
+	foreach {lineno words} [pl_logical_lines $file $text] {
+		if {[lindex $words 0] eq "held-back"} {
+			return [lrange $words 1 2]
+		}
+	}
+	return {0 0}
+}
+
+proc pl_parse_held_back {where words} {
+	if {[llength $words] != 3 ||
+	    ![string is integer -strict [lindex $words 1]] ||
+	    ![string is double -strict [lindex $words 2]]} {
+		error "$where: usage: held-back TESTS POINTS"
+	}
 }
 
 proc pl_parse_grade_also {where words} {
@@ -369,12 +407,24 @@ proc pl_parse_test {where file lineno boot words} {
 	if {![string is double -strict $points] || $points < 0} {
 		error "$where: test $name: POINTS must be a number, not '$points'"
 	}
-	set checks [pl_group_checks $where $name [lrange $words 3 end]]
+	set rest [lrange $words 3 end]
+	set vis visible
+	if {[lindex $rest 0] in [pl_hidden_words]} {
+		set vis [lindex $rest 0]
+		set rest [lrange $rest 1 end]
+	}
+	set checks [pl_group_checks $where $name $rest]
 	foreach {op arg} $checks {
 		pl_check_check $where $op $arg
 	}
 	return [dict create name $name points $points checks $checks \
-	    file $file line $lineno boot $boot]
+	    file $file line $lineno boot $boot visibility $vis]
+}
+
+# Gradescope's visibilities other than visible: a student never sees
+# such a test before the grade (hidden: never).
+proc pl_hidden_words {} {
+	return {hidden after_due_date after_published}
 }
 
 # WORDS -> op arg op arg ...: match and nomatch take one regex, order takes

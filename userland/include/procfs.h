@@ -8,6 +8,9 @@
  *   vmstat(name)      the value of "name N" in /proc/vmstat, -1 if absent
  *                     (Linux has no "mkwrite", for instance)
  *   mem_total_kb()    MemTotal from /proc/meminfo, -1 if unreadable
+ *   fail_arm(name, n), fail_armed(name)
+ *                     fault injection: the nth block_read (...) from now
+ *                     fails; -1 where there is no /proc/fail (the host)
  *   fs_type_of_cwd(type, len)
  *                     the type of the file system cwd is on ("ext2",
  *                     "ramfs", "ext4"...), from /proc/mounts
@@ -86,6 +89,42 @@ static inline int fail_delay_taken(const char *point)
 		if (!strncmp(line, point, len) && line[len] == ' ')
 			return strstr(line, "disarmed") != NULL;
 	return -1;
+}
+
+/*
+ * Fault injection (/proc/fail/NAME, NAME block_read, block_write, ...):
+ * the nth event of that kind from now fails; 0 disarms. Returns -1 where
+ * there is no such file (the host Linux): callers then skip.
+ */
+static inline int fail_arm(const char *name, long nth)
+{
+	char path[64], v[32];
+	int fd, n, r;
+
+	snprintf(path, sizeof(path), "/proc/fail/%s", name);
+	n = snprintf(v, sizeof(v), "%ld\n", nth);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	r = write(fd, v, n) == n ? 0 : -1;
+	close(fd);
+	return r;
+}
+
+/* Is /proc/fail/NAME still armed ("armed 2 left, ...")? */
+static inline int fail_armed(const char *name)
+{
+	char path[64], buf[128] = "";
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/fail/%s", name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	if (read(fd, buf, sizeof(buf) - 1) < 0)
+		buf[0] = 0;
+	close(fd);
+	return strncmp(buf, "armed", 5) == 0;
 }
 
 /* The number after "NAME " at the start of a line of path; -1 if none. */

@@ -38,24 +38,12 @@
 
 #include "fault.h"
 #include "tap.h"
+#include "procfs.h"
 
 #define FILE_NAME "fault_sweep.data"
 #define BIG (300 * 1024L)	/* double indirect with 1 KiB blocks */
 
 static int truncate_new;
-
-/* Write s to a /proc file; 0 or -errno. */
-static int put(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY), r = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) < 0)
-		r = -errno;
-	close(fd);
-	return r;
-}
 
 /* Failures injected so far at point ("disarmed, M injected"). */
 static long injected(const char *point)
@@ -75,19 +63,10 @@ static long injected(const char *point)
 	return p ? strtol(p + 2, NULL, 10) : -1;
 }
 
-static int arm(const char *point, long n)
-{
-	char path[64], v[32];
-
-	snprintf(path, sizeof(path), "/proc/fail/%s", point);
-	snprintf(v, sizeof(v), "%ld\n", n);
-	return put(path, v);
-}
-
-static void drop_caches(void)
+static void sync_and_drop(void)
 {
 	sync();
-	put("/proc/sys/vm/drop_caches", "3\n");
+	drop_caches_mode("3\n");
 }
 
 /* A fresh file of len bytes of 'a', on disk, caches dropped; fd or -1. */
@@ -113,7 +92,7 @@ static int fresh_file(long len)
 		close(fd);
 		return -1;
 	}
-	drop_caches();
+	sync_and_drop();
 	return fd;
 }
 
@@ -130,12 +109,12 @@ static const char *op_truncate(const char *point, long n)
 
 	if (fd < 0)
 		return "setup failed";
-	arm(point, n);
+	fail_arm(point, n);
 	rt = ftruncate(fd, 1500);
 	et = errno;
 	if (rt == 0)
 		rs = fsync(fd), es = errno;
-	arm(point, 0);
+	fail_arm(point, 0);
 	if (fstat(fd, &st) < 0) {
 		close(fd);
 		return "fstat failed";
@@ -174,11 +153,11 @@ static const char *op_mapped(const char *point, long n)
 		close(fd);
 		return "mmap failed";
 	}
-	arm(point, n);
+	fail_arm(point, n);
 	faulted = probe_store(p + 3500, &f);
 	r = msync(p, 8192, MS_SYNC);
 	e = errno;
-	arm(point, 0);
+	fail_arm(point, 0);
 	munmap(p, 8192);
 	why[0] = 0;
 	if (faulted && f.signo != SIGBUS)
@@ -186,7 +165,7 @@ static const char *op_mapped(const char *point, long n)
 	else if (r < 0 && e != EIO && e != ENOSPC)
 		snprintf(why, sizeof(why), "msync: errno %d", e);
 	if (!why[0] && !faulted && r == 0) {
-		drop_caches();
+		sync_and_drop();
 		if (pread(fd, &c, 1, 3500) != 1 || c == 0)
 			snprintf(why, sizeof(why), "stored, synced, then read %d",
 				 c);

@@ -101,37 +101,6 @@ static int sync_and_drop(int fd)
 	return can_drop ? 0 : -1;
 }
 
-/* Write s to /proc/fail/NAME: 0, or -1 (no such file: not pagelab). */
-static int fail_arm(const char *name, const char *s)
-{
-	char path[64];
-	int fd, r;
-
-	snprintf(path, sizeof(path), "/proc/fail/%s", name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -1;
-	r = write(fd, s, strlen(s)) == (ssize_t)strlen(s) ? 0 : -1;
-	close(fd);
-	return r;
-}
-
-/* Is /proc/fail/NAME still armed ("armed: failure in N, ...")? */
-static int fail_armed(const char *name)
-{
-	char path[64], buf[128] = "";
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/fail/%s", name);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	if (read(fd, buf, sizeof(buf) - 1) < 0)
-		buf[0] = 0;
-	close(fd);
-	return strncmp(buf, "armed", 5) == 0;
-}
-
 /* "new", "old" or "" from the truncate= option of cwd's mount (the
  * longest mount point that is a prefix of cwd). */
 static const char *truncate_sequence(void)
@@ -203,7 +172,7 @@ static void refused_growth(void)
 
 	fill(fd, 0, 1000, 'x');
 	sync_and_drop(fd);
-	armed = fail_arm("block_read", "1\n") == 0;
+	armed = fail_arm("block_read", 1) == 0;
 	/* Nothing is printed while the limit is low: stdout may be a file
 	 * past 1000 bytes. */
 	signal(SIGXFSZ, SIG_IGN);
@@ -218,7 +187,7 @@ static void refused_growth(void)
 	signal(SIGXFSZ, SIG_DFL);
 	still_armed = armed && fail_armed("block_read");
 	if (armed)
-		fail_arm("block_read", "0\n");
+		fail_arm("block_read", 0);
 	errno = err;
 	is_errno(r, EFBIG, "growing past RLIMIT_FSIZE (1000 -> 1010) is EFBIG%s",
 		 armed ? ", with a disk read armed to fail: the limit is "
@@ -244,7 +213,7 @@ static void failed_free(void)
 
 	fill(fd, 0, 40 * 1024, 'f');
 	fsync(fd);
-	if (fail_arm("block_free", "1\n") < 0) {
+	if (fail_arm("block_free", 1) < 0) {
 		skip(NOFAIL, "a failed block free while cutting 40 KiB to 1000");
 		close(fd);
 		return;
@@ -261,7 +230,7 @@ static void failed_free(void)
 				 "error");
 	is_long(size_of(fd), 1000, "the size is 1000 either way (the blocks "
 				   "are freed after i_size is committed)");
-	fail_arm("block_free", "0\n");
+	fail_arm("block_free", 0);
 	close(fd);
 }
 

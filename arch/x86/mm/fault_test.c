@@ -14,6 +14,7 @@
  * The borrowed address space's VMAs use test_vm_ops, whose fault records
  * its flags and fails with VM_FAULT_SIGBUS: a fault that reaches it was
  * judged allowed, and no page is ever mapped (nor is paging's code used).
+ * One VMA's fault fails with VM_FAULT_OOM instead (oom_vm_ops).
  *
  * One line per case: "fault_test: ok - GROUP: what" or "fault_test: not
  * ok - GROUP: what (got ..., want ...)"; lab/boot-traps/tests.list
@@ -33,6 +34,7 @@
 #define RW_VMA 0x410000UL	/* VM_READ | VM_WRITE */
 #define RX_VMA 0x420000UL	/* VM_READ | VM_EXEC */
 #define NONE_VMA 0x430000UL	/* PROT_NONE */
+#define OOM_VMA 0x440000UL	/* VM_READ | VM_WRITE; ->fault runs out of memory */
 #define STACK_VMA 0x40000000UL	/* VM_GROWSDOWN, one page */
 #define UNMAPPED 0x600000UL
 
@@ -51,14 +53,26 @@ static int test_fault(struct vm_fault *vmf)
 	return VM_FAULT_SIGBUS;
 }
 
+static int test_fault_oom(struct vm_fault *vmf)
+{
+	fault_calls++;
+	fault_flags = vmf->flags;
+	return VM_FAULT_OOM;
+}
+
 static const struct vm_operations_struct test_vm_ops = {
 	.fault = test_fault,
+};
+
+static const struct vm_operations_struct oom_vm_ops = {
+	.fault = test_fault_oom,
 };
 
 struct fault_case {
 	const char *what;
 	unsigned long addr, err;
-	int sig, code;	/* what the program gets; 0: nothing */
+	int sig, code;	/* what the program gets; 0: nothing; code -1:
+			 * any si_code and si_addr */
 	int flags;	/* handle_mm_fault's flags; -1: must not be called */
 };
 
@@ -87,6 +101,15 @@ static const struct fault_case user_cases[] = {
 	  U | I, SIGBUS, BUS_ADRERR, FAULT_FLAG_USER },
 	{ "handled: user write just below the stack grows it",
 	  STACK_VMA - 0x1000 + 0x68, U | W, SIGBUS, BUS_ADRERR,
+	  FAULT_FLAG_USER | FAULT_FLAG_WRITE },
+	/* The error code, not the VMA, says whether the access writes. */
+	{ "handled: user write to a present page of a writable VMA "
+	  "(copy-on-write)", RW_VMA + 0x88, U | W | P, SIGBUS, BUS_ADRERR,
+	  FAULT_FLAG_USER | FAULT_FLAG_WRITE },
+	{ "handled: user read of a writable VMA", RW_VMA + 0x90, U,
+	  SIGBUS, BUS_ADRERR, FAULT_FLAG_USER },
+	{ "handled: a fault that runs out of memory kills the task (SIGKILL)",
+	  OOM_VMA + 0x98, U | W, SIGKILL, -1,
 	  FAULT_FLAG_USER | FAULT_FLAG_WRITE },
 };
 
@@ -138,6 +161,10 @@ static bool run_user_case(const struct fault_case *c)
 	 * Linux does, is as right. */
 	if (flags != -1 && (c->err & X86_PF_INSTR))
 		flags &= ~FAULT_FLAG_INSTRUCTION;
+	if (c->code == -1) {
+		code = -1;
+		addr = c->addr;
+	}
 	return report(c->what, sig == c->sig && code == c->code &&
 		      addr == c->addr && flags == c->flags,
 		      "got signal %d si_code %d si_addr %#lx, fault flags %d; "
@@ -191,6 +218,7 @@ static struct mm_struct *borrow_mm(void)
 		{ RX_VMA, VM_READ | VM_EXEC | VM_MAYREAD | VM_MAYEXEC },
 		{ NONE_VMA, 0 },
 		{ STACK_VMA, VM_READ | VM_WRITE | VM_GROWSDOWN },
+		{ OOM_VMA, VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE },
 	};
 	struct mm_struct *mm = mm_alloc();
 	struct vm_area_struct *vma;
@@ -204,7 +232,8 @@ static struct mm_struct *borrow_mm(void)
 			mmput(mm);
 			return NULL;
 		}
-		vma->vm_ops = &test_vm_ops;
+		vma->vm_ops = vmas[i].start == OOM_VMA ? &oom_vm_ops :
+							  &test_vm_ops;
 	}
 	current->mm = mm;
 	switch_to_mm(mm);
