@@ -132,8 +132,8 @@ static void failed_read_inside_a_block(void)
 	unlink("bh_eio.1");
 }
 
-/* Block 0 a hole, block 1 'b': the write covers the end of block 0 and
- * the start of block 1. */
+/* Block 0 a hole, block 1 'b', the last block 'c': the write covers the
+ * end of block 0 and the start of block 1. */
 static void failed_read_after_a_new_block(void)
 {
 	const char *what = "a write across a hole and a block whose read fails";
@@ -149,9 +149,12 @@ static void failed_read_after_a_new_block(void)
 		die("bh_eio.junk");
 	memset(want, 0, PAGE);
 	memset(want + bs, 'b', (size_t)bs);
+	memset(want + PAGE - bs, 'c', (size_t)bs);
+	/* No ftruncate: the buffer-heads tree has truncation still stubbed. */
 	fd = open("bh_eio.2", O_CREAT | O_RDWR | O_TRUNC, 0644);
 	if (fd < 0 || pwrite(fd, want + bs, (size_t)bs, bs) != bs ||
-	    ftruncate(fd, PAGE) < 0 || fsync(fd) < 0 || drop_caches() < 0)
+	    pwrite(fd, want + PAGE - bs, (size_t)bs, PAGE - bs) != bs ||
+	    fsync(fd) < 0 || drop_caches() < 0)
 		die("bh_eio.2");
 	is_errno(write_failing_read(fd, bs - 100, 200, 'Y'), EIO,
 		 "%s: the write fails with EIO", what);
