@@ -240,10 +240,12 @@ docs: check-deps
 		$(DOCLOGS)/trace-new.log
 
 # make dist: build/pagelab-VERSION.tar.gz (DISTDIR=dir: elsewhere), the
-# committed tree, which builds, tests and makes labs without git.
+# committed tree, which builds, tests and makes labs without git; with
+# STUDENT=1, build/pagelab-student-VERSION.tar.gz, the first lab's student
+# tree (no solutions, mutants or hidden tests).
 DISTDIR ?= $(B)
 dist:
-	@scripts/mkdist $(DISTDIR)/pagelab-$$(sed -n 's/^#define PAGELAB_VERSION "\(.*\)"/\1/p' include/kernel/version.h).tar.gz
+	@scripts/mkdist $(if $(STUDENT),--student) $(DISTDIR)/pagelab-$(if $(STUDENT),student-)$$(sed -n 's/^#define PAGELAB_VERSION "\(.*\)"/\1/p' include/kernel/version.h).tar.gz
 
 stress: check-deps
 	@$(MAKE) --no-print-directory all
@@ -254,9 +256,11 @@ stress: check-deps
 handin:
 	@scripts/handin
 
+# FROM=DIR: the student's own code of the earlier labs, from their tree
+# (or hand-in) of an earlier lab, instead of the staff's.
 lab:
-	@[ -n "$(LAB)" ] || { echo "usage: make lab LAB=name (labs, in course order: $$(grep -v '^#' lab/ORDER | tr '\n' ' '))"; exit 2; }
-	scripts/mklab $(LAB) $(or $(OUT),build/lab-$(LAB))
+	@[ -n "$(LAB)" ] || { echo "usage: make lab LAB=name [FROM=DIR] (labs, in course order: $$(grep -v '^#' lab/ORDER | tr '\n' ' '))"; exit 2; }
+	scripts/mklab $(if $(FROM),--from $(FROM)) $(LAB) $(or $(OUT),build/lab-$(LAB))
 
 # The host packages, and Debian's Linux kernel for pagelab-run --linux
 # (once per machine: scripts/linux-kernel dir says where).
