@@ -7,15 +7,18 @@
 #                   (Gradescope) and junit.xml; LAB=name (or the name in
 #                   ./.lab, which a student tree has) grades one lab
 #   make lab LAB=name  the student tree of a lab (build/lab-name): its
-#                   fenced solution code replaced by stubs (lab/*/README.md)
+#                   fenced solution code replaced by stubs (lab/*/README.md);
+#                   FROM=DIR: a student's own code of the earlier labs
 #   make handin     in a student tree: handin-LAB.tar.gz to hand in, graded
 #                   by scripts/grade-submission in the staff tree
+#   make autograder LAB=name  build/autograder-LAB.zip for Gradescope
 #   make iso        GRUB rescue ISO (build/pagelab.iso); make run-iso boots it
 #   make gdb        boot what make run boots, halted, with the gdb stub;
 #                   attach with gdb -x build/gdbinit (DEBUG=1: built -Og,
 #                   so locals print; any target takes DEBUG=1)
 #   make bench      benchmarks (never part of make test)
-#   make dist       build/pagelab-VERSION.tar.gz (works without git)
+#   make dist       build/pagelab-VERSION.tar.gz (works without git);
+#                   STUDENT=1: the first lab's tree, for students
 #   make docs       doc/truncate-sequences.svg (scripts/trace-diagram)
 #   make stress     many seeded boots of the stress programs (scripts/stress;
 #                   STRESS_ARGS="--boots 300 --only mmap-1k" to choose)
@@ -63,7 +66,7 @@ UTESTS := $(patsubst userland/tests/%.c,$(B)/userland/tests/%,$(wildcard userlan
 UBENCH := $(patsubst userland/bench/%.c,$(B)/userland/bench/%,$(wildcard userland/bench/*.c))
 USERLAND := $(UBIN) $(UTESTS) $(UBENCH)
 
-.PHONY: all kernel userland images run run-iso iso test grade lab handin gdb bench stress dist docs deps clean check-deps FORCE
+.PHONY: all kernel userland images run run-iso iso test grade lab handin autograder gdb bench stress dist docs deps clean check-deps FORCE
 FORCE:
 all: kernel userland $(B)/initramfs.cpio images
 
@@ -250,6 +253,12 @@ dist:
 stress: check-deps
 	@$(MAKE) --no-print-directory all
 	scripts/stress $(STRESS_ARGS)
+
+# build/autograder-LAB.zip: what Gradescope runs to grade LAB's hand-ins
+# in this (the staff's) tree (scripts/mkautograder).
+autograder:
+	@[ -n "$(LAB)" ] || { echo "usage: make autograder LAB=name"; exit 2; }
+	@scripts/mkautograder $(LAB) $(or $(OUT),$(B)/autograder-$(LAB).zip)
 
 # In a student tree: handin-LAB.tar.gz, the lab's regions and answers
 # (scripts/handin); scripts/grade-submission grades it in the staff tree.
