@@ -23,6 +23,11 @@
  *      the new i_size (isize_set), before the page cache is cut: when the
  *      fault locks the page it is still in the cache, but past EOF. The
  *      read must be SIGBUS (i_size is checked again under the page lock).
+ *   4. the same, cut to LAST, where the page begins: EOF on a page
+ *      boundary, the page wholly past it: SIGBUS again;
+ *   5. the same, cut to LAST + CUT, inside the page: the page still holds
+ *      the file's last bytes, so the read sees 'r', no SIGBUS, and a store
+ *      reaches the file (a page count rounded down would refuse it).
  * After each case the parent reads the file with pread and fstat: its
  * bytes and size are the truncate's, never the old page's.
  *
@@ -177,7 +182,25 @@ static long pages_unaccounted(void)
 
 /* ---- the child that faults ----------------------------------------------- */
 
-enum race_case { SHRUNK = 1, REGROWN, SIZE_FIRST };
+enum race_case { SHRUNK = 1, REGROWN, SIZE_FIRST, SIZE_ALIGNED, SIZE_PARTIAL };
+
+/* The size a case cuts the file to, and whether its last page is still
+ * (in part) inside the file. */
+static long cut_of(enum race_case c)
+{
+	return c == SIZE_ALIGNED ? LAST : c == SIZE_PARTIAL ? LAST + CUT : CUT;
+}
+
+static int sized(enum race_case c)
+{
+	return c == SIZE_FIRST || c == SIZE_ALIGNED || c == SIZE_PARTIAL;
+}
+
+/* Does the last page stay readable (a page of the file after the race)? */
+static int last_page_stays(enum race_case c)
+{
+	return c == REGROWN || c == SIZE_PARTIAL;
+}
 
 /*
  * Map the file, arm the window (pagelab), read LAST: held after the page
@@ -195,7 +218,7 @@ static void faulter(struct shared *s, int fd, enum race_case c)
 		fail_delay("fault_page_found", HOLD_MS, 1);
 	s->ready = 1;
 	if (!have_delay &&
-	    !wait_flag(c == SIZE_FIRST ? &s->cutter_done : &s->truncated))
+	    !wait_flag(sized(c) ? &s->cutter_done : &s->truncated))
 		_exit(3);
 	s->read = read_byte(p + LAST, &s->read_signo);
 	s->cutter_done_at_read = s->cutter_done;
@@ -209,11 +232,11 @@ static void faulter(struct shared *s, int fd, enum race_case c)
 }
 
 /* Case 3's second child: cut the file, held just after i_size moved. */
-static void cutter(struct shared *s, int fd)
+static void cutter(struct shared *s, int fd, long cut)
 {
 	if (!wait_flag(&s->go))
 		_exit(3);
-	s->cut_rc = ftruncate(fd, CUT);
+	s->cut_rc = ftruncate(fd, cut);
 	s->cutter_done = 1;
 	_exit(0);
 }
@@ -232,6 +255,7 @@ static int reap(pid_t pid)
 static void run_case(struct shared *s, enum race_case c, const char *tag)
 {
 	int fd = make_file(), held = 0, inside = 0;
+	long cut = cut_of(c);
 	pid_t pid, cut_pid = -1;
 	char byte = 0;
 	struct stat st;
@@ -244,15 +268,15 @@ static void run_case(struct shared *s, enum race_case c, const char *tag)
 	pid = fork();
 	if (pid == 0)
 		faulter(s, fd, c);
-	if (c == SIZE_FIRST) {
+	if (sized(c)) {
 		cut_pid = fork();
 		if (cut_pid == 0)
-			cutter(s, fd);
+			cutter(s, fd, cut);
 	}
 	wait_flag(&s->ready);
 	if (have_delay)
 		held = delay_wait_taken("fault_page_found");
-	if (c == SIZE_FIRST) {
+	if (sized(c)) {
 		if (have_delay)
 			fail_delay("isize_set", SIZE_HOLD_MS, 1);
 		s->go = 1;
@@ -263,10 +287,10 @@ static void run_case(struct shared *s, enum race_case c, const char *tag)
 		inside = s->taken && !s->read_done;
 		wait_flag(&s->cutter_done);
 		is_long(s->cut_rc, 0, "%s: a second child cuts the file to "
-		       "%d bytes during the fault", tag, CUT);
+		       "%ld bytes during the fault", tag, cut);
 	} else {
-		is_long(ftruncate(fd, CUT), 0, "%s: the parent cuts the file "
-			"to %d bytes during the fault", tag, CUT);
+		is_long(ftruncate(fd, cut), 0, "%s: the parent cuts the file "
+			"to %ld bytes during the fault", tag, cut);
 		if (c == REGROWN) {
 			static char page[PAGE];
 
@@ -281,7 +305,7 @@ static void run_case(struct shared *s, enum race_case c, const char *tag)
 	if (have_delay) {
 		ok(held, "%s: the child's fault was held after it found the "
 		   "page (fault_page_found)", tag);
-		if (c == SIZE_FIRST)
+		if (sized(c))
 			ok(inside && !s->cutter_done_at_read, "%s: the fault "
 			   "went on while the cutter was held with the new "
 			   "i_size, before the page cache was cut", tag);
@@ -298,6 +322,10 @@ static void run_case(struct shared *s, enum race_case c, const char *tag)
 		ok(!s->read_signo && s->read == 'n', "%s: the fault found the "
 		   "page gone from the file and started over: it reads 'n' "
 		   "(got %s)", tag, what(s->read_signo, s->read));
+	else if (c == SIZE_PARTIAL)
+		ok(!s->read_signo && s->read == 'r', "%s: the page still holds "
+		   "the file's last %d bytes: the read reads 'r' (got %s)",
+		   tag, CUT, what(s->read_signo, s->read));
 	else
 		ok(s->read_signo == SIGBUS, "%s: the read of the page now past "
 		   "EOF is SIGBUS (got %s)", tag,
@@ -309,8 +337,12 @@ static void run_case(struct shared *s, enum race_case c, const char *tag)
 			"again", tag, NPAGES * PAGE);
 		ok(pread(fd, &byte, 1, LAST) == 1 && byte == 'n', "%s: pread "
 		   "of the last page reads 'n', not the old 'r'", tag);
+	} else if (c == SIZE_PARTIAL) {
+		is_long(st.st_size, cut, "%s: the file is %ld bytes", tag, cut);
+		ok(pread(fd, &byte, 1, LAST) == 1 && byte == 'r', "%s: pread "
+		   "of the last page reads 'r'", tag);
 	} else {
-		is_long(st.st_size, CUT, "%s: the file is %d bytes", tag, CUT);
+		is_long(st.st_size, cut, "%s: the file is %ld bytes", tag, cut);
 		is_long(pread(fd, &byte, 1, LAST), 0, "%s: pread past EOF "
 			"reads nothing", tag);
 	}
@@ -318,7 +350,7 @@ static void run_case(struct shared *s, enum race_case c, const char *tag)
 	ok(reap(pid), "%s: the faulting child stored and exited", tag);
 	if (cut_pid > 0)
 		ok(reap(cut_pid), "%s: the cutting child exited", tag);
-	if (c == REGROWN) {
+	if (last_page_stays(c)) {
 		ssize_t n;
 
 		ok(!s->store_signo, "%s: a store to the last page succeeds "
@@ -389,6 +421,8 @@ int main(void)
 	run_case(s, SHRUNK, "shrunk");
 	run_case(s, REGROWN, "regrown");
 	run_case(s, SIZE_FIRST, "size first");
+	run_case(s, SIZE_ALIGNED, "size first, EOF where the page begins");
+	run_case(s, SIZE_PARTIAL, "size first, EOF inside the page");
 	after = pages_unaccounted();
 	if (before >= 0 && after >= 0)
 		ok(after <= before, "no page is left held by nobody: %ld "
