@@ -14,8 +14,14 @@
  *      read fails, and must then hold zeroes, not what a removed file
  *      left on the disk (the write fails with EIO, and the file, from
  *      the disk, is as it was: zeroes, then the old data).
+ * Each failing write must have tried to read that block only (pgpgin
+ * counts failed reads too). After each failure the same write is tried
+ * again, the disk reading
+ * again: it must succeed and read only the block it covers in part (the
+ * failed read left that block's buffer not uptodate, and nothing else
+ * changed: a new block is zeroed and uptodate).
  * Roadmap: junk_on_free_blocks, failed_read_inside_a_block,
- * failed_read_after_a_new_block.
+ * failed_read_after_a_new_block, try_again.
  * Without /proc/fail (the host Linux) every check is skipped.
  */
 #define _GNU_SOURCE
@@ -33,6 +39,7 @@
 #define PAGE 4096L
 
 static long bs;			/* the file system's block size */
+static long failed_kib;		/* read by the last write_failing_read */
 static unsigned char want[2 * PAGE];	/* what the file must hold */
 
 /* The first offset of [0, len) where the file differs from want[], or
@@ -69,15 +76,32 @@ static long write_failing_read(int fd, long off, long len, int c)
 	int e;
 
 	memset(buf, c, sizeof(buf));
+	failed_kib = vmstat("pgpgin");
 	fail_arm("block_read", 1);
 	r = pwrite(fd, buf, (size_t)len, off);
 	e = errno;
+	failed_kib = vmstat("pgpgin") - failed_kib;
 	if (fail_armed("block_read"))
 		diag("the write read no block: the injected failure is "
 		     "still armed");
 	fail_arm("block_read", 0);
 	errno = e;
 	return r;
+}
+
+/* pwrite len bytes of c at off, the disk reading again: it must succeed
+ * and read one block (pgpgin, KiB). */
+static void try_again(int fd, long off, long len, int c, const char *what)
+{
+	char buf[256];
+	long before = vmstat("pgpgin"), r;
+
+	memset(buf, c, sizeof(buf));
+	memset(want + off, c, (size_t)len);
+	r = pwrite(fd, buf, (size_t)len, off);
+	is_long(r, len, "%s: tried again, the write succeeds", what);
+	is_long(vmstat("pgpgin") - before, bs / 1024, "%s: and reads only "
+		"the block it covers in part (KiB)", what);
 }
 
 /* Setting up failed: not a verdict on the kernel under test. */
@@ -127,6 +151,12 @@ static void failed_read_inside_a_block(void)
 		die("bh_eio.1");
 	is_errno(write_failing_read(fd, bs < PAGE ? bs + 300 : 300, 100, 'X'),
 		 EIO, "%s: the write fails with EIO", what);
+	is_long(failed_kib, bs / 1024, "%s: it read (tried to) only the "
+		"block it covers in part (KiB)", what);
+	reads_back(fd, PAGE, what);
+	drop_caches();
+	write_failing_read(fd, bs < PAGE ? bs + 300 : 300, 100, 'X');
+	try_again(fd, bs < PAGE ? bs + 300 : 300, 100, 'X', what);
 	reads_back(fd, PAGE, what);
 	close(fd);
 	unlink("bh_eio.1");
@@ -140,7 +170,7 @@ static void failed_read_after_a_new_block(void)
 	int fd;
 
 	if (bs >= PAGE) {
-		for (int i = 0; i < 3; i++)
+		for (int i = 0; i < 5; i++)
 			skip("one block a page", "a new block beside a failed "
 			     "read");
 		return;
@@ -158,6 +188,7 @@ static void failed_read_after_a_new_block(void)
 		die("bh_eio.2");
 	is_errno(write_failing_read(fd, bs - 100, 200, 'Y'), EIO,
 		 "%s: the write fails with EIO", what);
+	try_again(fd, bs - 100, 200, 'Y', what);
 	reads_back(fd, PAGE, what);
 	close(fd);
 	unlink("bh_eio.2");
@@ -172,7 +203,7 @@ int main(void)
 	bs = (long)sv.f_bsize;
 	diag("block size %ld", bs);
 	if (access("/proc/fail/block_read", W_OK) < 0) {
-		for (int i = 0; i < 6; i++)
+		for (int i = 0; i < 13; i++)
 			skip("no /proc/fail/block_read", "a block read made "
 			     "to fail");
 		return done_testing();
