@@ -14,12 +14,12 @@
  *      read fails, and must then hold zeroes, not what a removed file
  *      left on the disk (the write fails with EIO, and the file, from
  *      the disk, is as it was: zeroes, then the old data).
- * Each failing write must have tried to read that block only (pgpgin
- * counts failed reads too). After each failure the same write is tried
- * again, the disk reading
- * again: it must succeed and read only the block it covers in part (the
- * failed read left that block's buffer not uptodate, and nothing else
- * changed: a new block is zeroed and uptodate).
+ * The failing write of case 1 must have tried to read that block only
+ * (pgpgin counts failed reads too). After each failure the same write is
+ * tried again, the disk reading again: it must succeed and read only the
+ * block it covers in part (the failed read left that block's buffer not
+ * uptodate, and nothing else changed: a new block is zeroed and
+ * uptodate).
  * Roadmap: junk_on_free_blocks, failed_read_inside_a_block,
  * failed_read_after_a_new_block, try_again.
  * Without /proc/fail (the host Linux) every check is skipped.
