@@ -8,7 +8,9 @@
  * exactly the pages the data needs (nrpages), truncation must drop and
  * free the pages past the cut, and unlinking must give every page and
  * every kmalloc object back: the free page count returns to its value
- * before the test.
+ * before the test. And add_to_page_cache fails cleanly: with its index
+ * taken (-EEXIST) and with memory short for the tree's nodes (-ENOMEM,
+ * fail_radix_preload), the page is left as it came.
  */
 #include "vfs_test.h"
 #include <fs/stat.h>
@@ -16,6 +18,7 @@
 #include <kernel/string.h>
 #include <mm/filemap.h>
 #include <mm/slab.h>
+#include <kernel/fault_inject.h>
 
 #define PC_FILE "/tmp/pagecache_test"
 #define PC_PAGES 9
@@ -70,6 +73,61 @@ static int check_contents(int fd, char *buf, loff_t size, size_t step)
 	return 0;
 }
 
+/* add_to_page_cache must refuse page at index with want, and leave it as
+ * it came: unlocked, in no mapping, the caller's reference its only one
+ * (so that the caller's put frees it), the cache without it. */
+static int add_refused(struct page *page, struct address_space *mapping,
+		       pgoff_t index, int want, const char *why)
+{
+	unsigned long nr = mapping->nrpages;
+	int got = add_to_page_cache(page, mapping, index, GFP_KERNEL);
+	struct page *there;
+
+	if (got != want)
+		return selftest_fail("add_to_page_cache, %s: got %d, want %d",
+				     why, got, want);
+	if (PageLocked(page) || page->mapping || page_count(page) != 1)
+		return selftest_fail("add_to_page_cache, %s: the page is left "
+				     "%slocked, mapping %p, count %d; want "
+				     "unlocked, NULL, 1", why,
+				     PageLocked(page) ? "" : "un",
+				     (void *)page->mapping, page_count(page));
+	there = find_get_page(mapping, index);
+	if (there)
+		page_cache_release(there);
+	if (there == page || mapping->nrpages != nr)
+		return selftest_fail("add_to_page_cache, %s: the cache holds "
+				     "the page (nrpages %lu, was %lu)", why,
+				     mapping->nrpages, nr);
+	return 0;
+}
+
+static int add_errors(struct address_space *mapping)
+{
+	struct page *first = page_cache_alloc(mapping);
+	struct page *second = page_cache_alloc(mapping);
+	int err;
+
+	if (!first || !second)
+		return selftest_fail("no memory for two pages");
+	err = add_to_page_cache(first, mapping, 40, GFP_KERNEL);
+	if (err)
+		return selftest_fail("add_to_page_cache at 40: %d", err);
+	unlock_page(first);
+	err = add_refused(second, mapping, 40, -EEXIST, "an index taken");
+	fail_radix_preload.countdown = 1;
+	if (!err)
+		err = add_refused(second, mapping, 1UL << 30, -ENOMEM,
+				  "no memory for the tree's nodes");
+	fail_radix_preload.countdown = 0;
+	lock_page(first);
+	delete_from_page_cache(first);
+	unlock_page(first);
+	page_cache_release(first);
+	page_cache_release(second);
+	return err;
+}
+
 static int pagecache_cases(int fd, char *buf)
 {
 	struct file *f = fget(fd);
@@ -112,7 +170,7 @@ static int pagecache_cases(int fd, char *buf)
 					     "shrink and grow", i, buf[i]);
 	EXPECT_EQ(do_sys_ftruncate(fd, 0), 0);
 	EXPECT_EQ(mapping->nrpages, 0);
-	return 0;
+	return add_errors(mapping);
 }
 
 static int test_pagecache(void)

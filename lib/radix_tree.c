@@ -22,6 +22,7 @@
 #include <kernel/errno.h>
 #include <kernel/string.h>
 #include <mm/slab.h>
+#include <kernel/fault_inject.h>
 
 #define RADIX_TREE_MAX_HEIGHT \
 	DIV_ROUND_UP(8 * sizeof(unsigned long), RADIX_TREE_MAP_SHIFT)
@@ -79,6 +80,10 @@ void radix_tree_drain_preloads(void)
 
 int radix_tree_preload(gfp_t gfp)
 {
+	/* Memory short, as a test asks (/proc/fail/radix_preload): the
+	 * callers' error paths (add_to_page_cache) are rarely run else. */
+	if (should_fail(&fail_radix_preload))
+		return -ENOMEM;
 	while (preload_pool.nr < RADIX_TREE_MAX_HEIGHT) {
 		struct radix_tree_node *node =
 			kzalloc(sizeof(struct radix_tree_node), gfp);

@@ -25,6 +25,7 @@ extern struct fault_attr fail_block_write;	/* a bio write gets -EIO */
 extern struct fault_attr fail_block_alloc;	/* ext2 block allocation: ENOSPC */
 extern struct fault_attr fail_block_free;	/* ext2 freeing a block: EIO */
 extern struct fault_attr fail_bio_alloc;	/* kmalloc of a bio: the reserve */
+extern struct fault_attr fail_radix_preload;	/* radix_tree_preload: ENOMEM */
 
 /* Count one event; true when this one is to fail (and log it). */
 bool should_fail(struct fault_attr *attr);
