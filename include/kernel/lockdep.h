@@ -46,6 +46,14 @@ static inline void __lockdep_assert_spin_held(spinlock_t *l, const char *name,
 		      spinlock_t * : __lockdep_assert_spin_held)(         \
 		(l), #l, __FILE__, __LINE__)
 
+/* mutex.c: current is about to wait for m (mutex_lock at ip): the
+ * order of m's class after each class current holds is checked against
+ * every order seen so far, and learned (a trylock cannot deadlock, and
+ * is not checked). */
+void lock_order_check(struct mutex *m, unsigned long ip);
+/* lockdep=off on the command line: no order checks (default on). */
+extern bool lockdep_enabled;
+
 /* mutex.c: m was taken at ip by current / is being released. */
 void lock_acquired(struct mutex *m, unsigned long ip);
 void lock_released(struct mutex *m);

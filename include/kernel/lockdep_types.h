@@ -11,6 +11,13 @@
 
 struct mutex;
 
+/* A lock class is where its locks are initialised: mutex_init keeps a
+ * static key at each call site (a DEFINE_MUTEX is a class of its own).
+ * The validator learns the order of classes, not of single locks. */
+struct lock_class_key {
+	char unused;	/* a distinct address is all a key is */
+};
+
 struct held_lock {
 	struct mutex *instance;
 	unsigned long acquire_ip;	/* the mutex_lock call's return address */

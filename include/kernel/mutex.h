@@ -6,23 +6,30 @@
 #define _KERNEL_MUTEX_H
 
 #include <kernel/wait.h>
+#include <kernel/lockdep_types.h>
 
 struct mutex {
 	int locked;
 	struct task_struct *owner;
 	wait_queue_head_t wait;
 	const char *name;	/* as initialised: "&inode->i_mutex" */
+	struct lock_class_key *key;	/* its class; NULL: the mutex itself */
 };
 
 #define DEFINE_MUTEX(mname)                                              \
 	struct mutex mname = { 0, NULL,                                  \
 			       __WAIT_QUEUE_HEAD_INITIALIZER(mname.wait),   \
-			       #mname }
+			       #mname, NULL }
 
-void __mutex_init(struct mutex *m, const char *name);
+void __mutex_init(struct mutex *m, const char *name,
+		  struct lock_class_key *key);
 /* The name is the expression initialised, as Linux's lockdep names a
  * lock class: reports then say "&inode->i_mutex", not an address. */
-#define mutex_init(m) __mutex_init((m), #m)
+#define mutex_init(m)                                                   \
+	do {                                                             \
+		static struct lock_class_key __key;                      \
+		__mutex_init((m), #m, &__key);                           \
+	} while (0)
 void mutex_lock(struct mutex *m);
 /* 0, or -EINTR when a signal arrived while waiting. */
 int mutex_lock_interruptible(struct mutex *m);

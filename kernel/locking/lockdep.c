@@ -1,14 +1,27 @@
 /*
- * kernel/locking/lockdep.c: the held-lock assertions of <kernel/lockdep.h>.
- * A failed one prints which lock, where it was required, who runs and who
- * holds it, then panics so that the backtrace shows the caller that came
- * without the lock. (Linux's lockdep also learns the order locks are
- * taken in and reports inversions; pagelab's does not, yet.)
+ * kernel/locking/lockdep.c: the lock validator, written small after
+ * Linux's lockdep (Ingo Molnar's "lock validator", Linux 2.6.18).
  *
- * It also keeps each task's held-lock stack (the mutexes it holds, and
- * where each was taken: lock_acquired/lock_released, from mutex.c), shown
- * in the task dump and checked on the way back to user space, and it has
- * the report of might_sleep (<kernel/preempt.h>).
+ * - Held-lock assertions (<kernel/lockdep.h>): a failed one prints which
+ *   lock, where it was required, who runs and who holds it, then panics so
+ *   that the backtrace shows the caller that came without the lock.
+ * - Each task's held-lock stack (the mutexes it holds, and where each was
+ *   taken: lock_acquired/lock_released, from mutex.c), shown in the task
+ *   dump and checked on the way back to user space; and the report of
+ *   might_sleep (<kernel/preempt.h>).
+ * - The order of lock classes (mutexes only, for now): when a task that
+ *   holds A waits for B, "A before B" is learned; if "B before A" was
+ *   learned before (directly or through other classes), two tasks can
+ *   deadlock, each holding what the other waits for, and the report
+ *   shows both orders with the places that took each lock, on the first
+ *   run that does both, whether or not the deadlock happens. A class is
+ *   where locks are initialised (struct lock_class_key). Classes and
+ *   orders are fixed-size tables, listed in /proc/lockdep; when one
+ *   fills, the validator says so and stops learning.
+ *
+ * Roadmap: task names and the assertions; the held-lock stack; the order
+ * graph (class_of, order_path, lock_order_check, the report); /proc and
+ * the command line.
  */
 #include <kernel/lockdep.h>
 #include <kernel/panic.h>
@@ -16,6 +29,10 @@
 #include <kernel/sched.h>
 #include <kernel/string.h>
 #include <kernel/preempt.h>
+#include <kernel/param.h>
+#include <fs/proc_fs.h>
+#include <kernel/init.h>
+#include <kernel/errno.h>
 
 const char *lockdep_task_name(struct task_struct *t, char *buf, size_t size)
 {
@@ -125,3 +142,220 @@ void __might_sleep_bug(const char *file, int line)
 	panic("sleeping function called from invalid context at %s:%d",
 	      file, line);
 }
+
+/* ---- the order of lock classes --------------------------------------------- */
+
+#define MAX_LOCK_CLASSES 256
+#define CLASS_HASH_SIZE 512		/* open addressing, at most half full */
+#define MAX_LOCK_ORDERS 2048
+
+struct lock_class {
+	const void *key;
+	const char *name;		/* of the first lock seen */
+};
+
+/* "from before to", and where it was first seen: from taken at from_ip,
+ * then to waited for at to_ip. */
+struct lock_order {
+	unsigned short from, to;
+	unsigned long from_ip, to_ip;
+};
+
+bool lockdep_enabled = true;
+static struct lock_class lock_classes[MAX_LOCK_CLASSES];
+static unsigned short class_hash[CLASS_HASH_SIZE];	/* index + 1 */
+static int nr_lock_classes;
+/* before[a] has bit b: "a before b" was learned. */
+static u64 before[MAX_LOCK_CLASSES][MAX_LOCK_CLASSES / 64];
+static struct lock_order lock_orders[MAX_LOCK_ORDERS];
+static int nr_lock_orders;
+
+static void lockdep_full(const char *what, int max)
+{
+	lockdep_enabled = false;
+	pr_warn("lockdep: more than %d %s: lock order checks off\n", max,
+		what);
+}
+
+/* The class of m, registered on first sight; -1 when the table is full. */
+static int class_of(struct mutex *m)
+{
+	const void *key = m->key ? (const void *)m->key : (const void *)m;
+	unsigned int h = ((unsigned long)key >> 3) % CLASS_HASH_SIZE;
+
+	for (;; h = (h + 1) % CLASS_HASH_SIZE) {
+		int i = class_hash[h] - 1;
+
+		if (i >= 0 && lock_classes[i].key == key)
+			return i;
+		if (i < 0)
+			break;
+	}
+	if (nr_lock_classes == MAX_LOCK_CLASSES) {
+		lockdep_full("lock classes", MAX_LOCK_CLASSES);
+		return -1;
+	}
+	lock_classes[nr_lock_classes] = (struct lock_class){ key, m->name };
+	class_hash[h] = ++nr_lock_classes;
+	return nr_lock_classes - 1;
+}
+
+static bool is_before(int a, int b)
+{
+	return before[a][b / 64] & (1ULL << (b % 64));
+}
+
+static struct lock_order *find_order(int a, int b)
+{
+	for (int i = 0; i < nr_lock_orders; i++)
+		if (lock_orders[i].from == a && lock_orders[i].to == b)
+			return &lock_orders[i];
+	return NULL;
+}
+
+/*
+ * Is "from before ... before to" known? A breadth-first walk of the order
+ * graph; path[] (if not NULL) gets the classes from `from` to `to` (at
+ * most MAX_LOCK_CLASSES), *len their number. Only a new order is walked
+ * for: known ones were checked when they were learned.
+ */
+static bool order_path(int from, int to, unsigned short *path, int *len)
+{
+	static unsigned short queue[MAX_LOCK_CLASSES], came[MAX_LOCK_CLASSES];
+	static u64 seen[MAX_LOCK_CLASSES / 64];
+	int head = 0, tail = 0;
+
+	memset(seen, 0, sizeof(seen));
+	queue[tail++] = from;
+	seen[from / 64] |= 1ULL << (from % 64);
+	while (head < tail) {
+		int a = queue[head++];
+
+		if (a == to) {
+			int n = 0;
+
+			if (!path)
+				return true;
+			for (int c = to; c != from; c = came[c])
+				n++;
+			*len = n + 1;
+			for (int c = to; n >= 0; c = came[c])
+				path[n--] = c;
+			return true;
+		}
+		for (int b = 0; b < nr_lock_classes; b++) {
+			if (!is_before(a, b) || (seen[b / 64] & (1ULL << (b % 64))))
+				continue;
+			seen[b / 64] |= 1ULL << (b % 64);
+			came[b] = a;
+			queue[tail++] = b;
+		}
+	}
+	return false;
+}
+
+static __cold __noreturn void lock_inversion_bug(struct mutex *m, int b,
+						 const struct held_lock *held,
+						 int a, unsigned long ip)
+{
+	static unsigned short path[MAX_LOCK_CLASSES];
+	char who[40];
+	int len = 0;
+
+	console_loglevel = 15;
+	order_path(b, a, path, &len);
+	printk(KERN_EMERG "BUG: possible circular locking dependency: %s "
+	       "waits for %s at %pS\n",
+	       lockdep_task_name(current, who, sizeof(who)), m->name,
+	       (void *)ip);
+	printk(KERN_EMERG "while it holds %s, taken at %pS;\n",
+	       held->instance->name, (void *)held->acquire_ip);
+	printk(KERN_EMERG "the opposite order was seen before (a task that "
+	       "takes them so, beside this one, deadlocks):\n");
+	for (int i = 0; i + 1 < len; i++) {
+		struct lock_order *o = find_order(path[i], path[i + 1]);
+
+		printk(KERN_EMERG " %s, held since %pS, then %s at %pS\n",
+		       lock_classes[path[i]].name,
+		       o ? (void *)o->from_ip : NULL,
+		       lock_classes[path[i + 1]].name,
+		       o ? (void *)o->to_ip : NULL);
+	}
+	lockdep_print_held_locks(current);
+	dump_stack();
+	panic("possible circular locking dependency: %s and %s",
+	      lock_classes[a].name, lock_classes[b].name);
+}
+
+static void learn_order(int a, int b, unsigned long a_ip, unsigned long b_ip)
+{
+	if (nr_lock_orders == MAX_LOCK_ORDERS) {
+		lockdep_full("lock orders", MAX_LOCK_ORDERS);
+		return;
+	}
+	before[a][b / 64] |= 1ULL << (b % 64);
+	lock_orders[nr_lock_orders++] =
+		(struct lock_order){ a, b, a_ip, b_ip };
+}
+
+void lock_order_check(struct mutex *m, unsigned long ip)
+{
+	struct task_struct *t = current;
+	int n = min(t->lockdep_depth, MAX_LOCK_DEPTH), b;
+
+	if (!lockdep_enabled || !n || (b = class_of(m)) < 0)
+		return;
+	for (int i = 0; i < n && lockdep_enabled; i++) {
+		const struct held_lock *h = &t->held_locks[i];
+		int a = class_of(h->instance);
+
+		/* Two locks of one class (two inodes' i_mutex) are ordered
+		 * by the code that takes them, not by their class. */
+		if (a < 0 || a == b || is_before(a, b))
+			continue;
+		if (order_path(b, a, NULL, NULL))
+			lock_inversion_bug(m, b, h, a, ip);
+		learn_order(a, b, h->acquire_ip, ip);
+	}
+}
+
+/* ---- /proc/lockdep and lockdep=on|off ------------------------------------- */
+
+static int lockdep_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "lockdep: order checks %s; %d classes, %d orders\n",
+		   lockdep_enabled ? "on" : "off", nr_lock_classes,
+		   nr_lock_orders);
+	seq_printf(m, "classes:\n");
+	for (int i = 0; i < nr_lock_classes; i++)
+		seq_printf(m, " %s\n", lock_classes[i].name);
+	seq_printf(m, "orders (first seen: the first lock taken at, then the "
+		   "second at):\n");
+	for (int i = 0; i < nr_lock_orders; i++) {
+		const struct lock_order *o = &lock_orders[i];
+
+		seq_printf(m, " %s -> %s  (%pS, %pS)\n",
+			   lock_classes[o->from].name, lock_classes[o->to].name,
+			   (void *)o->from_ip, (void *)o->to_ip);
+	}
+	return 0;
+}
+
+static int lockdep_proc_init(void)
+{
+	proc_create_single("lockdep", lockdep_show);
+	return 0;
+}
+device_initcall(lockdep_proc_init);
+
+static int set_lockdep(const char *val)
+{
+	if (!strcmp(val, "on"))
+		lockdep_enabled = true;
+	else if (!strcmp(val, "off"))
+		lockdep_enabled = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+__setup("lockdep", set_lockdep);

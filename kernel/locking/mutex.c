@@ -10,11 +10,13 @@
 #include <kernel/printk.h>
 #include <kernel/string.h>
 
-void __mutex_init(struct mutex *m, const char *name)
+void __mutex_init(struct mutex *m, const char *name,
+		  struct lock_class_key *key)
 {
 	m->locked = 0;
 	m->owner = NULL;
 	m->name = name;
+	m->key = key;
 	init_waitqueue_head(&m->wait);
 }
 
@@ -40,6 +42,7 @@ void __sched mutex_lock(struct mutex *m)
 	if (mutex_is_locked_by(m, current))
 		panic("mutex_lock: recursive locking of %s by pid %d", m->name,
 		      current->pid);
+	lock_order_check(m, ip);	/* before we may wait: a deadlock */
 	wait_event(m->wait, __mutex_trylock(m, ip));
 }
 
@@ -48,6 +51,7 @@ int __sched mutex_lock_interruptible(struct mutex *m)
 	unsigned long ip = _RET_IP_;
 
 	might_sleep();
+	lock_order_check(m, ip);
 	return wait_event_interruptible(m->wait, __mutex_trylock(m, ip)) ?
 		-EINTR : 0;
 }

@@ -11,6 +11,10 @@
  *	selftest=sleep_under_spinlock	mutex_lock with a spinlock held
  *	selftest=lock_held_to_user	a mutex left locked; init's first
  *					return to user space finds it
+ *	selftest=lock_inversion		two mutexes taken in one order, then
+ *					in the other (by one task: no
+ *					deadlock happens, the order says
+ *					two tasks could)
  */
 #include <kernel/lockdep.h>
 #include <kernel/printk.h>
@@ -96,3 +100,24 @@ static __noinline int planted_lock_held_to_user(void)
 	return 0;
 }
 DEFINE_SELFTEST(lock_held_to_user, planted_lock_held_to_user);
+
+static DEFINE_MUTEX(planted_outer);
+static DEFINE_MUTEX(planted_inner);
+
+static __noinline void planted_take_in_order(struct mutex *a, struct mutex *b)
+{
+	mutex_lock(a);
+	mutex_lock(b);
+	mutex_unlock(b);
+	mutex_unlock(a);
+}
+
+static __noinline int planted_lock_inversion(void)
+{
+	pr_info("selftest: planted_outer, then planted_inner\n");
+	planted_take_in_order(&planted_outer, &planted_inner);
+	pr_info("selftest: planted_inner, then planted_outer\n");
+	planted_take_in_order(&planted_inner, &planted_outer);
+	return selftest_fail("a lock inversion went unreported");
+}
+DEFINE_SELFTEST(lock_inversion, planted_lock_inversion);
