@@ -10,6 +10,13 @@
  * The first page of a free block has PG_buddy set and its order in
  * page->private; nothing else in the block is touched. zone_lock (taken
  * with interrupts off) protects the lists and the counts.
+ *
+ * Page poisoning (on unless page_poison=off): every page freed after use
+ * is filled with PAGE_POISON (PG_poisoned, and where it was freed in
+ * page->index), and checked when it is handed out again: a write through
+ * a stale pointer or a stale PTE in between is reported with the byte it
+ * changed and the place that freed the page. Pages freed at boot were
+ * never used and are not filled.
  */
 #include <mm/gfp.h>
 #include <kernel/panic.h>
@@ -20,11 +27,17 @@
 #include <kernel/time.h>
 #include <mm/writeback.h>
 #include <asm/processor.h>
+#include <kernel/param.h>
+#include <kernel/errno.h>
+#include <mm/mmdebug.h>
 
 struct free_area {
 	struct list_head free_list;
 	unsigned long nr_free;	/* blocks, not pages */
 };
+
+#define PAGE_POISON 0xaa
+static bool page_poisoning = true;
 
 static struct free_area free_area[MAX_ORDER];
 static unsigned long free_pages_count;
@@ -145,6 +158,55 @@ static struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
 	return page;
 }
 
+static int set_page_poison(const char *val)
+{
+	if (!strcmp(val, "on") || !strcmp(val, "off")) {
+		page_poisoning = !strcmp(val, "on");
+		return 0;
+	}
+	return -EINVAL;
+}
+__setup("page_poison", set_page_poison);
+
+static void poison_pages(struct page *page, unsigned int order,
+			 unsigned long ip)
+{
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		memset(page_address(page + i), PAGE_POISON, PAGE_SIZE);
+		page[i].flags |= 1UL << PG_poisoned;
+		page[i].index = ip;
+	}
+}
+
+static __cold __noreturn void poison_bug(struct page *page, unsigned int off)
+{
+	const u8 *p = page_address(page);
+
+	console_loglevel = 15;
+	printk(KERN_EMERG "BUG: page poison overwritten: pfn 0x%lx, byte %u "
+	       "is 0x%02x, not 0x%02x: written after the page was freed "
+	       "(freed at %pS)\n", page_to_pfn(page), off, p[off], PAGE_POISON,
+	       (void *)page->index);
+	printk(KERN_EMERG "bytes %u-%u:", off & ~15U, (off & ~15U) + 15);
+	for (unsigned int i = off & ~15U; i < (off & ~15U) + 16; i++)
+		printk(KERN_CONT " %02x", p[i]);
+	printk(KERN_CONT "\n");
+	dump_page(page, "poison overwritten");
+	panic("page poison overwritten: pfn 0x%lx", page_to_pfn(page));
+}
+
+static void check_poison(struct page *page)
+{
+	const u64 *w = page_address(page);
+	const u64 want = 0x0101010101010101ULL * PAGE_POISON;
+
+	for (unsigned int i = 0; i < PAGE_SIZE / 8; i++)
+		if (unlikely(w[i] != want))
+			for (unsigned int b = i * 8; ; b++)
+				if (((const u8 *)w)[b] != PAGE_POISON)
+					poison_bug(page, b);
+}
+
 struct page *alloc_pages(gfp_t gfp, unsigned int order)
 {
 	bool reserve = (gfp & (__GFP_MEMALLOC | __GFP_HIGH)) ||
@@ -159,6 +221,8 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	if (!page)
 		return NULL;
 	for (unsigned long i = 0; i < (1UL << order); i++) {
+		if (page[i].flags & (1UL << PG_poisoned))
+			check_poison(&page[i]);
 		page[i].flags = 0;
 		page[i].mapping = NULL;
 		page[i].index = 0;
@@ -199,7 +263,8 @@ static void free_pages_check(struct page *page, unsigned int order)
 	bad_page(page, "freed while still in a mapping (page cache)");
 }
 
-static void free_block(struct page *page, unsigned int order)
+static void free_block(struct page *page, unsigned int order,
+		       unsigned long ip)
 {
 	unsigned long flags, pfn = page_to_pfn(page);
 
@@ -211,6 +276,8 @@ static void free_block(struct page *page, unsigned int order)
 		      order);
 	free_pages_check(page, order);
 	page->flags = 0;
+	if (page_poisoning)
+		poison_pages(page, order, ip);
 	spin_lock_irqsave(&zone_lock, flags);
 	__free_one_block(pfn, order);
 	free_pages_count += 1UL << order;
@@ -226,7 +293,7 @@ void __free_pages(struct page *page, unsigned int order)
 	if (unlikely(page_count(page) <= 0))
 		page_ref_bug(page, "put_page of a free page (a double put?)");
 	if (__atomic_sub_fetch(&page->_refcount, 1, __ATOMIC_SEQ_CST) == 0)
-		free_block(page, order);
+		free_block(page, order, _RET_IP_);
 }
 
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order)

@@ -50,9 +50,16 @@ static inline void __lockdep_assert_spin_held(spinlock_t *l, const char *name,
  * order of m's class after each class current holds is checked against
  * every order seen so far, and learned (a trylock cannot deadlock, and
  * is not checked). */
-void lock_order_check(struct mutex *m, unsigned long ip);
+void __lock_order_check(struct mutex *m, unsigned long ip);
 /* lockdep=off on the command line: no order checks (default on). */
 extern bool lockdep_enabled;
+
+/* Most mutexes are taken with none held: nothing to order them after. */
+static inline void lock_order_check(struct mutex *m, unsigned long ip)
+{
+	if (get_current()->lockdep_depth && lockdep_enabled)
+		__lock_order_check(m, ip);
+}
 
 /* mutex.c: m was taken at ip by current / is being released. */
 void lock_acquired(struct mutex *m, unsigned long ip);

@@ -14,12 +14,14 @@ struct mutex {
 	wait_queue_head_t wait;
 	const char *name;	/* as initialised: "&inode->i_mutex" */
 	struct lock_class_key *key;	/* its class; NULL: the mutex itself */
+	unsigned int lockdep_class;	/* the validator's index + 1; 0: not
+					 * looked up yet */
 };
 
 #define DEFINE_MUTEX(mname)                                              \
 	struct mutex mname = { 0, NULL,                                  \
 			       __WAIT_QUEUE_HEAD_INITIALIZER(mname.wait),   \
-			       #mname, NULL }
+			       #mname, NULL, 0 }
 
 void __mutex_init(struct mutex *m, const char *name,
 		  struct lock_class_key *key);

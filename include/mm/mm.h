@@ -35,6 +35,7 @@ enum pageflags {
 	PG_referenced,	/* used since reclaim last looked: a second chance */
 	PG_reclaim,	/* written back for reclaim: free it when done */
 	PG_readahead,	/* read ahead: reaching it starts the next window */
+	PG_poisoned,	/* free, filled with PAGE_POISON (mm/page_alloc.c) */
 };
 
 struct address_space;

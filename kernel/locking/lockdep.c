@@ -177,17 +177,22 @@ static void lockdep_full(const char *what, int max)
 		what);
 }
 
-/* The class of m, registered on first sight; -1 when the table is full. */
+/* The class of m, registered on first sight and then kept in m; -1 when
+ * the table is full. */
 static int class_of(struct mutex *m)
 {
 	const void *key = m->key ? (const void *)m->key : (const void *)m;
 	unsigned int h = ((unsigned long)key >> 3) % CLASS_HASH_SIZE;
 
+	if (m->lockdep_class)
+		return m->lockdep_class - 1;
 	for (;; h = (h + 1) % CLASS_HASH_SIZE) {
 		int i = class_hash[h] - 1;
 
-		if (i >= 0 && lock_classes[i].key == key)
+		if (i >= 0 && lock_classes[i].key == key) {
+			m->lockdep_class = i + 1;
 			return i;
+		}
 		if (i < 0)
 			break;
 	}
@@ -197,6 +202,7 @@ static int class_of(struct mutex *m)
 	}
 	lock_classes[nr_lock_classes] = (struct lock_class){ key, m->name };
 	class_hash[h] = ++nr_lock_classes;
+	m->lockdep_class = nr_lock_classes;
 	return nr_lock_classes - 1;
 }
 
@@ -298,12 +304,12 @@ static void learn_order(int a, int b, unsigned long a_ip, unsigned long b_ip)
 		(struct lock_order){ a, b, a_ip, b_ip };
 }
 
-void lock_order_check(struct mutex *m, unsigned long ip)
+void __lock_order_check(struct mutex *m, unsigned long ip)
 {
 	struct task_struct *t = current;
 	int n = min(t->lockdep_depth, MAX_LOCK_DEPTH), b;
 
-	if (!lockdep_enabled || !n || (b = class_of(m)) < 0)
+	if ((b = class_of(m)) < 0)
 		return;
 	for (int i = 0; i < n && lockdep_enabled; i++) {
 		const struct held_lock *h = &t->held_locks[i];

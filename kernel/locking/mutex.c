@@ -17,6 +17,7 @@ void __mutex_init(struct mutex *m, const char *name,
 	m->owner = NULL;
 	m->name = name;
 	m->key = key;
+	m->lockdep_class = 0;
 	init_waitqueue_head(&m->wait);
 }
 

@@ -11,6 +11,8 @@
  *	selftest=sleep_under_spinlock	mutex_lock with a spinlock held
  *	selftest=lock_held_to_user	a mutex left locked; init's first
  *					return to user space finds it
+ *	selftest=write_after_free	a byte written to a page after its
+ *					last put_page (page poisoning)
  *	selftest=lock_inversion		two mutexes taken in one order, then
  *					in the other (by one task: no
  *					deadlock happens, the order says
@@ -121,3 +123,28 @@ static __noinline int planted_lock_inversion(void)
 	return selftest_fail("a lock inversion went unreported");
 }
 DEFINE_SELFTEST(lock_inversion, planted_lock_inversion);
+
+static __noinline int planted_write_after_free(void)
+{
+	struct page *page = alloc_page(GFP_KERNEL), *again[64];
+	int n = 0;
+	char *p;
+
+	if (!page)
+		return selftest_fail("no page");
+	p = page_address(page);
+	put_page(page);
+	pr_info("selftest: writing to page %p after its last put_page\n",
+		page);
+	p[100] = 1;
+	/* The page freed last is handed out first: it comes back at once,
+	 * and alloc_pages checks its poison. */
+	while (n < 64 && (again[n] = alloc_page(GFP_KERNEL)) &&
+	       again[n++] != page)
+		;
+	while (n--)
+		if (again[n])
+			put_page(again[n]);
+	return selftest_fail("a write after free went unreported");
+}
+DEFINE_SELFTEST(write_after_free, planted_write_after_free);
