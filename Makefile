@@ -64,7 +64,12 @@ UCFLAGS := -static -O2 -g -ffile-prefix-map=$(CURDIR)=. -Wall -Wextra -Werror -s
 UBIN := $(patsubst userland/bin/%.c,$(B)/userland/bin/%,$(wildcard userland/bin/*.c))
 UTESTS := $(patsubst userland/tests/%.c,$(B)/userland/tests/%,$(wildcard userland/tests/*.c))
 UBENCH := $(patsubst userland/bench/%.c,$(B)/userland/bench/%,$(wildcard userland/bench/*.c))
-USERLAND := $(UBIN) $(UTESTS) $(UBENCH)
+# Dynamically linked programs, each built twice: with the host's gcc
+# against glibc and with musl-gcc without -static. They run through their
+# loader, which scripts/elf-libs brings into the guest with the libraries.
+UDYN := $(foreach c,$(wildcard userland/dynamic/*.c),$(patsubst userland/dynamic/%.c,$(B)/userland/dynamic/%-glibc,$(c)) $(patsubst userland/dynamic/%.c,$(B)/userland/dynamic/%-musl,$(c)))
+UDCFLAGS := $(filter-out -static -Iuserland/include -idirafter include,$(UCFLAGS))
+USERLAND := $(UBIN) $(UTESTS) $(UBENCH) $(UDYN)
 
 .PHONY: all kernel userland images run run-iso iso test grade lab handin autograder gdb bench stress dist docs deps clean check-deps FORCE
 FORCE:
@@ -139,6 +144,16 @@ $(B)/userland/tests/%: userland/tests/%.c $(wildcard userland/include/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  MUSLCC  $@"
 	$(Q)$(MUSLCC) $(UCFLAGS) -o $@ $<
+
+$(B)/userland/dynamic/%-glibc: userland/dynamic/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(HOSTCC) $(UDCFLAGS) -o $@ $< -lm
+
+$(B)/userland/dynamic/%-musl: userland/dynamic/%.c
+	@mkdir -p $(dir $@)
+	@echo "  MUSLCC  $@"
+	$(Q)$(MUSLCC) $(UDCFLAGS) -o $@ $< -lm
 
 # The initramfs: busybox (the shell and the utilities: Debian's
 # busybox-static, which make deps installs) and pagelab's programs in /bin,

@@ -1,10 +1,11 @@
 /*
- * kernel/exec.c: execve() of a static ELF64 program.
+ * kernel/exec.c: execve() of an ELF64 program.
  *
  * The point of no return is in the middle. Before it, everything that can
  * fail: copy argv and envp into the kernel, open and check the file, build
- * the new address space (segments read into fresh pages, the stack with
- * arguments and auxiliary vector) while the old one is still in use. After
+ * the new address space (the program's segments mapped from the file by
+ * fs/binfmt_elf.c, the stack with arguments and auxiliary vector) while
+ * the old one is still in use. After
  * it: switch to the new mm, drop the old, reset signal handlers, close
  * close-on-exec files, and point the saved user registers at the entry.
  */
@@ -16,7 +17,7 @@
 #include <kernel/task_fs.h>
 #include <fs/fs.h>
 #include <kernel/uaccess.h>
-#include <kernel/elf.h>
+#include <kernel/binfmts.h>
 #include <mm/gfp.h>
 #include <mm/mmap.h>
 #include <mm/slab.h>
@@ -28,19 +29,6 @@
 
 
 #define PATH_MAX_LEN 4096
-
-struct linux_binprm {
-	bool kernel_args;	/* argv/envp are kernel pointers (init) */
-	char *buf;	/* argv then envp strings, NUL-separated */
-	size_t len;
-	int argc, envc;
-	const char *filename;
-	struct file *file;	/* owned by mm once mm exists */
-	Elf64_Ehdr eh;
-	Elf64_Phdr *phdrs;
-	struct mm_struct *mm;
-	unsigned long entry, phdr_addr, sp;
-};
 
 /* Append the user's string vector to bprm->buf; count or -errno. */
 static int copy_strings(struct linux_binprm *bprm,
@@ -75,33 +63,6 @@ static int copy_strings(struct linux_binprm *bprm,
 	return n;
 }
 
-static int check_elf(struct linux_binprm *bprm)
-{
-	Elf64_Ehdr *eh = &bprm->eh;
-	loff_t pos = 0;
-	size_t size;
-
-	if (kernel_read(bprm->file, eh, sizeof(*eh), &pos) != sizeof(*eh) ||
-	    memcmp(eh->e_ident, ELFMAG, 4))
-		return -ENOEXEC;
-	if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_machine != EM_X86_64 ||
-	    (eh->e_type != ET_EXEC && eh->e_type != ET_DYN) ||
-	    eh->e_phentsize != sizeof(Elf64_Phdr) || !eh->e_phnum ||
-	    eh->e_phnum > 64)
-		return -ENOEXEC;
-	size = eh->e_phnum * sizeof(Elf64_Phdr);
-	bprm->phdrs = kmalloc(size, GFP_KERNEL);
-	if (!bprm->phdrs)
-		return -ENOMEM;
-	pos = eh->e_phoff;
-	if (kernel_read(bprm->file, bprm->phdrs, size, &pos) != (ssize_t)size)
-		return -ENOEXEC;
-	for (int i = 0; i < eh->e_phnum; i++)
-		if (bprm->phdrs[i].p_type == PT_INTERP)
-			return -ENOEXEC;	/* dynamic: not supported */
-	return 0;
-}
-
 /*
  * The kernel address of the page at user address a of vma, in the new mm
  * (not yet the current one). A page not there yet is faulted in as the
@@ -109,7 +70,7 @@ static int check_elf(struct linux_binprm *bprm)
  * from do_anonymous_page (Linux's execve gets its argument pages with
  * get_user_pages, which faults the same way). NULL when out of memory.
  */
-static void *mm_page(struct vm_area_struct *vma, unsigned long a)
+void *get_arg_page(struct vm_area_struct *vma, unsigned long a)
 {
 	pte_t *pte = lookup_pte(vma->vm_mm->pgd, a & PAGE_MASK, false);
 
@@ -126,74 +87,13 @@ static void *mm_page(struct vm_area_struct *vma, unsigned long a)
 	return phys_to_virt(*pte & PTE_ADDR_MASK);
 }
 
-/* Read a PT_LOAD segment's file bytes into its pages; the rest is zero. */
-static int load_segment(struct linux_binprm *bprm, Elf64_Phdr *ph,
-			unsigned long bias)
-{
-	unsigned long start = ph->p_vaddr + bias, flags = VM_MAYREAD |
-		VM_MAYWRITE | VM_MAYEXEC;
-	unsigned long vstart = start & PAGE_MASK;
-	unsigned long vend = PAGE_ALIGN(start + ph->p_memsz);
-	struct vm_area_struct *vma;
-
-	if (ph->p_filesz > ph->p_memsz || vend > TASK_SIZE || vend < vstart)
-		return -ENOEXEC;
-	flags |= (ph->p_flags & PF_R ? VM_READ : 0) |
-		 (ph->p_flags & PF_W ? VM_WRITE : 0) |
-		 (ph->p_flags & PF_X ? VM_EXEC : 0);
-	vma = find_vma(bprm->mm, vstart);
-	if (vma && vma->vm_start < vend)
-		return -ENOEXEC;	/* overlapping segments */
-	vma = vma_create(bprm->mm, vstart, vend, flags);
-	if (!vma)
-		return -ENOMEM;
-	for (unsigned long done = 0; done < ph->p_filesz;) {
-		unsigned long a = start + done, off = a & ~PAGE_MASK;
-		size_t n = min(PAGE_SIZE - off, ph->p_filesz - done);
-		char *page = mm_page(vma, a);
-		loff_t pos = ph->p_offset + done;
-
-		if (!page)
-			return -ENOMEM;
-		if (kernel_read(bprm->file, page + off, n, &pos) != (ssize_t)n)
-			return -EIO;
-		done += n;
-	}
-	return 0;
-}
-
-static int load_elf_segments(struct linux_binprm *bprm)
-{
-	unsigned long bias = bprm->eh.e_type == ET_DYN ? 0x400000 : 0;
-	unsigned long brk = 0;
-	int err;
-
-	for (int i = 0; i < bprm->eh.e_phnum; i++) {
-		Elf64_Phdr *ph = &bprm->phdrs[i];
-
-		if (ph->p_type == PT_PHDR)
-			bprm->phdr_addr = ph->p_vaddr + bias;
-		if (ph->p_type != PT_LOAD)
-			continue;
-		err = load_segment(bprm, ph, bias);
-		if (err)
-			return err;
-		if (!bprm->phdr_addr && ph->p_offset == 0)
-			bprm->phdr_addr = ph->p_vaddr + bias + bprm->eh.e_phoff;
-		brk = max(brk, ph->p_vaddr + bias + ph->p_memsz);
-	}
-	bprm->mm->start_brk = bprm->mm->brk = PAGE_ALIGN(brk);
-	bprm->entry = bprm->eh.e_entry + bias;
-	return 0;
-}
-
 /* Write to the new stack through its pages (the new mm is not live yet). */
 static int stack_write(struct linux_binprm *bprm, struct vm_area_struct *vma,
 		       unsigned long addr, const void *src, size_t len)
 {
 	while (len) {
 		size_t off = addr & ~PAGE_MASK, n = min(PAGE_SIZE - off, len);
-		char *page = mm_page(vma, addr);
+		char *page = get_arg_page(vma, addr);
 
 		if (!page)
 			return -ENOMEM;
@@ -212,6 +112,15 @@ static int push(struct linux_binprm *bprm, struct vm_area_struct *vma,
 	return stack_write(bprm, vma, *sp, src, len);
 }
 
+/* AT_HWCAP: CPUID leaf 1's EDX, the feature bits, as Linux gives them. */
+static unsigned long elf_hwcap(void)
+{
+	u32 a, b, c, d;
+
+	cpuid(1, 0, &a, &b, &c, &d);
+	return d;
+}
+
 /*
  * The initial stack, top down: 16 random bytes, the strings, then at a
  * 16-byte aligned rsp: argc, argv[], NULL, envp[], NULL, auxv pairs.
@@ -222,11 +131,12 @@ static int setup_stack(struct linux_binprm *bprm)
 	int n = bprm->argc + bprm->envc, nv = 0, err;
 	struct vm_area_struct *vma;
 	unsigned long aux[] = {
+		AT_HWCAP, elf_hwcap(), AT_PAGESZ, PAGE_SIZE, AT_CLKTCK, 100,
 		AT_PHDR, bprm->phdr_addr, AT_PHENT, sizeof(Elf64_Phdr),
-		AT_PHNUM, bprm->eh.e_phnum, AT_PAGESZ, PAGE_SIZE,
-		AT_ENTRY, bprm->entry, AT_UID, current->cred.uid,
+		AT_PHNUM, bprm->eh.e_phnum, AT_BASE, bprm->interp_base,
+		AT_FLAGS, 0, AT_ENTRY, bprm->entry, AT_UID, current->cred.uid,
 		AT_EUID, current->cred.euid, AT_GID, current->cred.gid,
-		AT_EGID, current->cred.egid, AT_SECURE, 0, AT_CLKTCK, 100,
+		AT_EGID, current->cred.egid, AT_SECURE, 0,
 		AT_RANDOM, 0, AT_EXECFN, 0, AT_NULL, 0,
 	};
 	size_t vbytes = (1 + n + 2) * 8 + sizeof(aux);
@@ -272,8 +182,11 @@ static int setup_stack(struct linux_binprm *bprm)
 		}
 		vec[nv++] = 0;
 	}
-	aux[23] = random;
-	aux[25] = execfn;	/* the path given to execve */
+	for (size_t i = 0; i < ARRAY_SIZE(aux); i += 2)
+		if (aux[i] == AT_RANDOM)
+			aux[i + 1] = random;
+		else if (aux[i] == AT_EXECFN)
+			aux[i + 1] = execfn;	/* the path given to execve */
 	memcpy(&vec[nv], aux, sizeof(aux));
 	nv += ARRAY_SIZE(aux);
 	sp = ALIGN_DOWN(sp - nv * 8, 16);
@@ -317,7 +230,7 @@ static void commit_exec(struct linux_binprm *bprm, struct pt_regs *regs)
 	fpu_init_task(t);
 	__asm__ volatile("fxrstor %0" : : "m"(t->fpu));
 	memset(regs, 0, sizeof(*regs));
-	regs->rip = bprm->entry;
+	regs->rip = bprm->start;	/* the loader first, if there is one */
 	regs->rsp = bprm->sp;
 	regs->cs = __USER_CS;
 	regs->ss = __USER_DS;
@@ -369,10 +282,7 @@ static int __do_execve(struct linux_binprm *bprm_in,
 	/* From here the new mm owns the file and its write denial;
 	 * bprm.file only borrows it. */
 	set_mm_exe_file(bprm.mm, bprm.file);
-	err = check_elf(&bprm);
-	if (err)
-		goto out;
-	err = load_elf_segments(&bprm);
+	err = load_elf_binary(&bprm);
 	if (!err)
 		err = setup_stack(&bprm);
 	if (!err)

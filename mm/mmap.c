@@ -317,12 +317,33 @@ static unsigned long mmap_shared_anon(struct vm_area_struct *vma)
 	return ret;
 }
 
+/* Map the free range [addr, addr + len) of mm with vm_flags: file from
+ * page pgoff, or anonymous memory. Returns addr, or -errno with nothing
+ * mapped (and VM_ACCOUNT's charge returned). exec maps a program with it
+ * into an mm that is not yet current. */
+unsigned long mmap_region(struct mm_struct *mm, struct file *file,
+			  unsigned long addr, unsigned long len,
+			  unsigned long vm_flags, unsigned long pgoff)
+{
+	struct vm_area_struct *vma = vma_create(mm, addr, addr + len, vm_flags);
+
+	if (!vma) {
+		if (vm_flags & VM_ACCOUNT)
+			vm_unacct_memory(len >> PAGE_SHIFT);
+		return -ENOMEM;
+	}
+	if (file)
+		return mmap_file(vma, file, pgoff);
+	if (vm_flags & VM_SHARED)
+		return mmap_shared_anon(vma);
+	return addr;
+}
+
 unsigned long do_mmap(struct file *file, unsigned long addr,
 		      unsigned long len, unsigned long prot,
 		      unsigned long flags, unsigned long pgoff)
 {
 	struct mm_struct *mm = current->mm;
-	struct vm_area_struct *vma;
 	unsigned long type = flags & MAP_TYPE, vm_flags;
 
 	if (!len || (type != MAP_PRIVATE && type != MAP_SHARED &&
@@ -357,17 +378,7 @@ unsigned long do_mmap(struct file *file, unsigned long addr,
 			return -ENOMEM;
 		vm_flags |= VM_ACCOUNT;
 	}
-	vma = vma_create(mm, addr, addr + len, vm_flags);
-	if (!vma) {
-		if (vm_flags & VM_ACCOUNT)
-			vm_unacct_memory(len >> PAGE_SHIFT);
-		return -ENOMEM;
-	}
-	if (file)
-		return mmap_file(vma, file, pgoff);
-	if (vma->vm_flags & VM_SHARED)
-		return mmap_shared_anon(vma);
-	return addr;
+	return mmap_region(mm, file, addr, len, vm_flags, pgoff);
 }
 
 SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len,

@@ -2,8 +2,9 @@
 # (`run` in a tests list; scripts/pagelab-run from the command line).
 #
 # The programs are copied into a fresh initramfs (scripts/mkinitramfs) as
-# /run/NAME, beside a script /etc/pagelab-run that init runs with /bin/sh
-# before it powers off (userland/bin/init.c).  For each program in turn the
+# /run/NAME (a dynamically linked one with its loader and libraries,
+# scripts/elf-libs), beside a script /etc/pagelab-run that init runs with
+# /bin/sh before it powers off (userland/bin/init.c).  For each program in turn the
 # script prints "=== BEGIN NAME", runs it with the boot's args, and prints
 # "=== END NAME rc=N".  With a disk (`mount`: /dev/vdb) it mounts the disk
 # on /mnt, copies the programs there and runs them there; programs named
@@ -113,6 +114,16 @@ proc pl_run_prepare {boot dir} {
 		lappend entries lib/= lib/modules/=
 		foreach k $ko {
 			lappend entries lib/modules/[file tail $k]=$k
+		}
+	}
+	# A dynamically linked program brings its loader and libraries.
+	if {[catch {exec scripts/elf-libs {*}[lmap p [dict get $boot run] \
+	    {lindex $p 1}]} libs]} {
+		error $libs
+	}
+	foreach e [split $libs \n] {
+		if {$e ne "" && $e ni $entries} {
+			lappend entries $e
 		}
 	}
 	if {[catch {exec scripts/mkinitramfs $dir/initramfs.cpio \

@@ -50,6 +50,11 @@ void vma_set_file(struct vm_area_struct *vma, struct file *file);
 unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len);
 /* Unmap [start, start+len): splits VMAs at the edges. 0 or -errno. */
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
+/* Map [addr, addr + len), free, of mm: file from page pgoff or anonymous.
+ * addr, or -errno with nothing mapped. */
+unsigned long mmap_region(struct mm_struct *mm, struct file *file,
+			  unsigned long addr, unsigned long len,
+			  unsigned long vm_flags, unsigned long pgoff);
 unsigned long do_mmap(struct file *file, unsigned long addr,
 		      unsigned long len, unsigned long prot,
 		      unsigned long flags, unsigned long pgoff);
