@@ -218,6 +218,8 @@ static void commit_exec(struct linux_binprm *bprm, struct pt_regs *regs)
 	t->flags &= ~PF_KTHREAD;	/* pid 1 starts as a kernel thread */
 	t->undumpable = false;	/* a new program is dumpable again */
 	t->robust_list = 0;	/* it pointed into the old program */
+	/* So did the alternate stack (Linux keeps its SS_AUTODISARM). */
+	t->signal.sas_ss_sp = t->signal.sas_ss_size = 0;
 	for (int i = 0; i < _NSIG; i++) {
 		struct k_sigaction *ka = &t->signal.action[i];
 

@@ -126,6 +126,9 @@ static void init_child(struct task_struct *p, struct task_struct *parent)
 	p->signal.blocked = parent->signal.blocked;
 	memcpy(p->signal.action, parent->signal.action,
 	       sizeof(p->signal.action));
+	p->signal.sas_ss_sp = parent->signal.sas_ss_sp;	/* sigaltstack */
+	p->signal.sas_ss_size = parent->signal.sas_ss_size;
+	p->signal.sas_ss_flags = parent->signal.sas_ss_flags;
 	p->parent = parent;
 	INIT_LIST_HEAD(&p->children);
 	INIT_LIST_HEAD(&p->run_list);

@@ -50,11 +50,7 @@ struct sigcontext {
 struct ucontext {
 	unsigned long uc_flags;
 	unsigned long uc_link;
-	struct {
-		unsigned long ss_sp;
-		int ss_flags, pad;
-		unsigned long ss_size;
-	} uc_stack;
+	stack_t uc_stack;
 	struct sigcontext uc_mcontext;
 	sigset_t uc_sigmask;
 };
@@ -231,19 +227,103 @@ static void save_sigcontext(struct sigcontext *sc, const struct pt_regs *r)
 	sc->err = r->vector < 32 ? r->error_code : 0;
 }
 
+/* ---- the alternate signal stack (sigaltstack) ------------------------- */
+
+static bool on_sig_stack(unsigned long sp)
+{
+	struct signal_state *s = &current->signal;
+
+	return sp > s->sas_ss_sp && sp - s->sas_ss_sp <= s->sas_ss_size;
+}
+
+/* What sigaltstack reports, for user stack pointer sp. */
+static void save_altstack(stack_t *st, unsigned long sp)
+{
+	struct signal_state *s = &current->signal;
+
+	st->ss_sp = s->sas_ss_sp;
+	st->ss_size = s->sas_ss_size;
+	st->ss_flags = s->sas_ss_flags |
+		       (on_sig_stack(sp) ? SS_ONSTACK
+					 : s->sas_ss_size ? 0 : SS_DISABLE);
+}
+
+/* Install *st (sp: the user's stack pointer now); 0 or -errno. */
+static int do_sigaltstack(const stack_t *st, unsigned long sp)
+{
+	struct signal_state *s = &current->signal;
+	unsigned int mode = st->ss_flags & ~SS_AUTODISARM;
+
+	if (on_sig_stack(sp))
+		return -EPERM;	/* not while running on it */
+	if (mode != 0 && mode != SS_DISABLE && mode != SS_ONSTACK)
+		return -EINVAL;
+	if (mode == SS_DISABLE) {
+		s->sas_ss_sp = s->sas_ss_size = s->sas_ss_flags = 0;
+		return 0;
+	}
+	if (st->ss_size < MINSIGSTKSZ)
+		return -ENOMEM;
+	s->sas_ss_sp = st->ss_sp;
+	s->sas_ss_size = st->ss_size;
+	s->sas_ss_flags = st->ss_flags & SS_AUTODISARM;
+	return 0;
+}
+
+SYSCALL_DEFINE2(sigaltstack, const stack_t __user *, uss, stack_t __user *,
+		uoss)
+{
+	unsigned long sp = task_pt_regs(current)->rsp;
+	stack_t new, old;
+	int err = 0;
+
+	save_altstack(&old, sp);
+	if (uss) {
+		if (copy_from_user(&new, uss, sizeof(new)))
+			return -EFAULT;
+		err = do_sigaltstack(&new, sp);
+	}
+	if (!err && uoss && copy_to_user(uoss, &old, sizeof(old)))
+		return -EFAULT;
+	return err;
+}
+
+/*
+ * Where the frame goes: below the interrupted code's red zone, or at the
+ * top of the alternate stack for an SA_ONSTACK handler not already on it.
+ * The frame records the alternate stack as it was (uc_stack); with
+ * SS_AUTODISARM the stack is off until rt_sigreturn puts it back.
+ */
+static unsigned long sigframe_sp(struct k_sigaction *ka, struct pt_regs *regs,
+				 stack_t *uc_stack)
+{
+	struct signal_state *s = &current->signal;
+	unsigned long sp = regs->rsp - 128;
+
+	save_altstack(uc_stack, regs->rsp);
+	if ((ka->flags & SA_ONSTACK) && s->sas_ss_size &&
+	    !on_sig_stack(regs->rsp)) {
+		sp = s->sas_ss_sp + s->sas_ss_size;
+		if (s->sas_ss_flags & SS_AUTODISARM)
+			s->sas_ss_sp = s->sas_ss_size = s->sas_ss_flags = 0;
+	}
+	return sp;
+}
+
 /* Build the frame and point the registers at the handler. */
 static int setup_rt_frame(int sig, struct k_sigaction *ka, siginfo_t *info,
 			  struct pt_regs *regs)
 {
 	struct task_struct *t = current;
-	unsigned long sp = regs->rsp - 128, fp, frame_addr;
+	unsigned long sp, fp, frame_addr;
 	struct rt_sigframe frame;
 
 	if (!(ka->flags & SA_RESTORER))
 		return -EFAULT;	/* no way back from the handler */
+	memset(&frame, 0, sizeof(frame));
+	sp = sigframe_sp(ka, regs, &frame.uc.uc_stack);
 	fp = (sp - sizeof(t->fpu)) & ~63UL;
 	frame_addr = ((fp - sizeof(frame)) & ~15UL) - 8;
-	memset(&frame, 0, sizeof(frame));
 	frame.pretcode = (unsigned long)ka->restorer;
 	save_sigcontext(&frame.uc.uc_mcontext, regs);
 	frame.uc.uc_mcontext.fpstate = fp;
@@ -506,6 +586,10 @@ SYSCALL_DEFINE0(rt_sigreturn)
 	*(u32 *)&t->fpu.fxsave[24] &= 0xffff;
 	__asm__ volatile("fxrstor %0" : : "m"(t->fpu));
 	t->signal.blocked = frame.uc.uc_sigmask & ~UNBLOCKABLE;
+	/* The alternate stack as the frame says (SS_AUTODISARM turned it off
+	 * for the handler), unless the frame is on the one the handler set
+	 * up meanwhile: that one stays, as on Linux. */
+	do_sigaltstack(&frame.uc.uc_stack, frame_addr);
 	restore_sigcontext(regs, &frame.uc.uc_mcontext);
 	return regs->rax;
 }
@@ -743,7 +827,3 @@ SYSCALL_DEFINE4(rt_tgsigqueueinfo, pid_t, tgid, pid_t, pid, int, sig,
 	return do_rt_sigqueueinfo(tgid, pid, sig, uinfo);
 }
 
-SYSCALL_DEFINE2(sigaltstack, const void __user *, ss, void __user *, old)
-{
-	return ss ? -ENOSYS : 0;	/* alternate stacks: not implemented */
-}

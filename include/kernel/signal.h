@@ -115,7 +115,22 @@ struct signal_state {
 	/* init (Linux's SIGNAL_UNKILLABLE): a signal whose action is the
 	 * default is dropped, SIGKILL and SIGSTOP too; a fault clears it. */
 	bool unkillable;
+	/* sigaltstack: where handlers with SA_ONSTACK run (size 0: none). */
+	unsigned long sas_ss_sp;
+	size_t sas_ss_size;
+	unsigned int sas_ss_flags;	/* SS_AUTODISARM */
 };
+
+/* sigaltstack's stack_t, and the uc_stack of a signal frame. */
+typedef struct {
+	unsigned long ss_sp;
+	int ss_flags;
+	size_t ss_size;
+} stack_t;
+#define SS_ONSTACK 1
+#define SS_DISABLE 2
+#define SS_AUTODISARM (1U << 31)
+#define MINSIGSTKSZ 2048
 
 struct task_struct;
 
