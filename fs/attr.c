@@ -120,7 +120,7 @@ int inode_setattr(struct inode *inode, const struct iattr *attr)
 	 * ATTR_SIZE here has nothing to do but the generic setsize; an old
 	 * one gets vmtruncate, and its ->truncate. */
 	if ((ia_valid & ATTR_SIZE) && attr->ia_size != i_size_read(inode)) {
-		int err = inode->i_op->new_truncate
+		int err = inode->i_op && inode->i_op->new_truncate
 				  ? simple_setsize(inode, attr->ia_size)
 				  : vmtruncate(inode, attr->ia_size);
 

@@ -32,6 +32,9 @@
 #include <kernel/jiffies.h>
 #include <kernel/uaccess.h>
 #include <asm/desc.h>
+#include <fs/dcache.h>
+#include <fs/fs.h>
+#include <mm/mmap.h>
 
 void do_group_exit_signal(int sig) __attribute__((noreturn));
 
@@ -404,6 +407,37 @@ static void do_signal_stop(int sig)
 	schedule();	/* off the run queue until prepare_signal */
 }
 
+/* The file (and offset in it) that user address addr maps, as Linux's
+ * "in libc.so.6[7f..+1c000]": where to look for the faulting code. */
+static void print_vma_addr(char *buf, size_t len, unsigned long addr)
+{
+	struct vm_area_struct *vma = current->mm ? find_vma(current->mm, addr)
+						 : NULL;
+	const char *name;
+
+	buf[0] = 0;
+	if (!vma || vma->vm_start > addr || !vma->vm_file)
+		return;
+	name = (const char *)vma->vm_file->f_dentry->d_name.name;
+	snprintf(buf, len, " in %s+%#lx", name,
+		 addr - vma->vm_start + (vma->vm_pgoff << PAGE_SHIFT));
+}
+
+/* A fatal SIGSEGV, SIGBUS, SIGILL...: the log line a student reads. */
+static void show_signal_msg(int sig, siginfo_t *info, struct pt_regs *regs)
+{
+	struct task_struct *t = current;
+	char where[80], addr[40] = "";
+
+	print_vma_addr(where, sizeof(where), regs->rip);
+	if (info && info->si_code > 0 && (sig == SIGSEGV || sig == SIGBUS ||
+				       sig == SIGILL || sig == SIGFPE))
+		snprintf(addr, sizeof(addr), ", address %lx",
+			 (unsigned long)info->fault.addr);
+	pr_info("%s[%d]: killed by signal %d at ip %lx%s%s\n", t->comm,
+		t->pid, sig, regs->rip, where, addr);
+}
+
 static void deliver(int sig, siginfo_t *info, struct pt_regs *regs)
 {
 	struct task_struct *t = current;
@@ -431,8 +465,7 @@ static void deliver(int sig, siginfo_t *info, struct pt_regs *regs)
 			return;
 		}
 		if (sig_kernel_coredump(sig) && sig != SIGQUIT)
-			pr_info("%s[%d]: killed by signal %d at ip %lx\n",
-				t->comm, t->pid, sig, regs->rip);
+			show_signal_msg(sig, info, regs);
 		do_exit(sig);	/* wait status: the signal, no core */
 	}
 	handle_restart(regs, ka);

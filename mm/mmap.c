@@ -339,6 +339,20 @@ unsigned long mmap_region(struct mm_struct *mm, struct file *file,
 	return addr;
 }
 
+/*
+ * The lowest address a mapping may have (Linux's vm.mmap_min_addr, 65536
+ * in Debian's kernels): a NULL pointer, or one a small offset from it,
+ * must fault, so that a kernel bug that follows one cannot be steered
+ * into memory the user chose. Root (CAP_SYS_RAWIO) is exempt, as on
+ * Linux. 0 or -EPERM.
+ */
+int mmap_addr_allowed(unsigned long addr)
+{
+	if (addr < MMAP_MIN_ADDR && current->cred.euid != 0)
+		return -EPERM;
+	return 0;
+}
+
 unsigned long do_mmap(struct file *file, unsigned long addr,
 		      unsigned long len, unsigned long prot,
 		      unsigned long flags, unsigned long pgoff)
@@ -362,6 +376,8 @@ unsigned long do_mmap(struct file *file, unsigned long addr,
 		if (!IS_ALIGNED(addr, PAGE_SIZE) || addr + len > TASK_SIZE ||
 		    addr + len < addr)
 			return -EINVAL;
+		if (mmap_addr_allowed(addr))
+			return -EPERM;
 		if ((flags & MAP_FIXED_NOREPLACE) && find_vma(mm, addr) &&
 		    find_vma(mm, addr)->vm_start < addr + len)
 			return -EEXIST;

@@ -170,6 +170,8 @@ static unsigned long mremap_to(unsigned long addr, unsigned long old_len,
 		return -EINVAL;
 	if (addr + old_len > new_addr && new_addr + new_len > addr)
 		return -EINVAL;
+	if (mmap_addr_allowed(new_addr))
+		return -EPERM;
 	err = do_munmap(mm, new_addr, new_len);
 	if (!err && old_len > new_len) {
 		err = do_munmap(mm, addr + new_len, old_len - new_len);

@@ -379,6 +379,7 @@ static struct inode *proc_pid_inode(struct super_block *sb,
 		inode->i_mode = S_IFREG | 0444;
 		inode->i_nlink = 1;
 		inode->i_private = (void *)&pid_entries[index - 1];
+		inode->i_op = &proc_pid_file_inode_operations;
 		inode->i_fop = &proc_pid_file_operations;
 	}
 	return inode;

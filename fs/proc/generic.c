@@ -204,3 +204,31 @@ void proc_unlock_tree(void)
 {
 	mutex_unlock(&proc_tree_mutex);
 }
+
+/*
+ * ->setattr of /proc's files. They have no size of their own (a read
+ * makes the text afresh), so a truncate succeeds and changes nothing, as
+ * on Linux (proc_notify_change, proc_setattr): the size is dropped from
+ * the request. A registered file may change owner, times and mode; a
+ * /proc/PID file not its mode (EPERM).
+ */
+static int proc_notify_change(struct dentry *dentry, struct iattr *attr)
+{
+	attr->ia_valid &= ~ATTR_SIZE;
+	return simple_setattr(dentry, attr);
+}
+
+static int proc_pid_setattr(struct dentry *dentry, struct iattr *attr)
+{
+	if (attr->ia_valid & ATTR_MODE)
+		return -EPERM;
+	return proc_notify_change(dentry, attr);
+}
+
+const struct inode_operations proc_file_inode_operations = {
+	.setattr = proc_notify_change,
+};
+
+const struct inode_operations proc_pid_file_inode_operations = {
+	.setattr = proc_pid_setattr,
+};

@@ -21,6 +21,10 @@ struct proc_dir_entry {
 };
 
 extern struct proc_dir_entry proc_root;
+/* generic.c: the files' ->setattr (a size is dropped, as on Linux); the
+ * registered files', and /proc/PID's (no mode change either). */
+extern const struct inode_operations proc_file_inode_operations;
+extern const struct inode_operations proc_pid_file_inode_operations;
 
 struct proc_dir_entry *proc_find(struct proc_dir_entry *dir,
 				 const char *name, size_t len);

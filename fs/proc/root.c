@@ -35,6 +35,7 @@ static struct inode *proc_get_inode(struct super_block *sb,
 		inode->i_op = &proc_dir_inode_operations;
 		inode->i_fop = &proc_dir_operations;
 	} else {
+		inode->i_op = &proc_file_inode_operations;
 		inode->i_fop = &proc_single_file_operations;
 	}
 	return inode;

@@ -55,6 +55,9 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
 unsigned long mmap_region(struct mm_struct *mm, struct file *file,
 			  unsigned long addr, unsigned long len,
 			  unsigned long vm_flags, unsigned long pgoff);
+#define MMAP_MIN_ADDR 65536UL
+/* Below MMAP_MIN_ADDR only root may map: 0 or -EPERM. */
+int mmap_addr_allowed(unsigned long addr);
 unsigned long do_mmap(struct file *file, unsigned long addr,
 		      unsigned long len, unsigned long prot,
 		      unsigned long flags, unsigned long pgoff);

@@ -9,7 +9,8 @@
  *      readable; after munmap an access gets SIGSEGV (SEGV_MAPERR)
  *   3. mprotect(PROT_READ): a store gets SIGSEGV (SEGV_ACCERR); back to
  *      PROT_READ|PROT_WRITE the store works and the data survived
- *   4. mmap with bad arguments fails with EINVAL
+ *   4. mmap with bad arguments fails with EINVAL; at address 0 with EPERM
+ *      (for anyone but root)
  *   5. a ~1 MiB deep recursion grows the stack
  * musl's brk()/sbrk() refuse to move the break (they would fight
  * malloc), so brk is called with syscall(): the raw Linux brk returns the
@@ -22,6 +23,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fault.h"
@@ -157,6 +159,27 @@ static void test_mmap_einval(void)
 		 "with EINVAL");
 }
 
+/* Page 0 is never mapped for a user other than root (vm.mmap_min_addr):
+ * a NULL pointer must fault. Asked of a child turned nobody. */
+static void test_mmap_min_addr(void)
+{
+	pid_t pid = fork();
+	int status = -1;
+
+	if (pid == 0) {
+		if (geteuid() == 0 && (setgid(65534) || setuid(65534)))
+			_exit(2);
+		long r = syscall(SYS_mmap, NULL, PAGE, PROT_READ,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+
+		_exit(r == -1 && errno == EPERM ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	   "mmap MAP_FIXED at address 0 by a user fails with EPERM "
+	   "(status %#x)", status);
+}
+
 /* 1 KiB of stack per level; the volatile array and the use of the result
  * after the call keep the compiler from flattening the recursion. */
 static int recurse(int depth)
@@ -173,12 +196,13 @@ static int recurse(int depth)
 int main(void)
 {
 	alarm(30);
-	plan(42);
+	plan(43);
 	fault_install();
 	test_brk();
 	test_mmap_sizes();
 	test_mprotect();
 	test_mmap_einval();
+	test_mmap_min_addr();
 	is_int(recurse(1100), 1100,
 	       "a 1100 KiB deep recursion grows the stack");
 	return done_testing();
