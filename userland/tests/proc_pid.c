@@ -14,6 +14,8 @@
  *                    mapping of ours is there with its exact range and
  *                    rights, the stack is marked [stack]
  *   a reaped child's directory is gone (ENOENT)
+ *   truncate of a /proc file succeeds and changes nothing; chmod of a
+ *   /proc/PID file is refused (EPERM)
  *
  * Run with no arguments: it re-execs itself with the arguments
  * "exec'd", "two words" and "" so that its cmdline is known.
@@ -285,6 +287,29 @@ static void check_child(void)
 	ok(!listed("/proc", name), "/proc no longer lists the reaped child");
 }
 
+/*
+ * A /proc file has no size to change: truncate succeeds and changes
+ * nothing, as on Linux (trinity found pagelab oopsing here). A /proc/PID
+ * file's mode cannot change (EPERM). As root, where permission allows.
+ */
+static void check_truncate(void)
+{
+	const char *files[] = { "/proc/self/stat", "/proc/version" };
+	struct stat st;
+
+	if (geteuid() != 0) {
+		skip("not root", "truncate of /proc files");
+		skip("not root", "chmod of a /proc/PID file");
+		return;
+	}
+	for (int i = 0; i < 2; i++)
+		ok(truncate(files[i], 100) == 0 && stat(files[i], &st) == 0 &&
+			   st.st_size == 0,
+		   "truncate(%s, 100) succeeds and the size stays 0", files[i]);
+	is_errno(chmod("/proc/self/stat", 0600), EPERM,
+		 "chmod of a /proc/PID file");
+}
+
 int main(int argc, char **argv)
 {
 	static struct stat_line parent;
@@ -304,5 +329,6 @@ int main(int argc, char **argv)
 	check_cmdline(argv[0]);
 	check_maps();
 	check_child();
+	check_truncate();
 	return done_testing();
 }
