@@ -427,13 +427,15 @@ static void print_vma_addr(char *buf, size_t len, unsigned long addr)
 static void show_signal_msg(int sig, siginfo_t *info, struct pt_regs *regs)
 {
 	struct task_struct *t = current;
-	char where[80], addr[40] = "";
+	char where[80], addr[120] = "", in[80];
 
 	print_vma_addr(where, sizeof(where), regs->rip);
 	if (info && info->si_code > 0 && (sig == SIGSEGV || sig == SIGBUS ||
-				       sig == SIGILL || sig == SIGFPE))
-		snprintf(addr, sizeof(addr), ", address %lx",
-			 (unsigned long)info->fault.addr);
+				       sig == SIGILL || sig == SIGFPE)) {
+		print_vma_addr(in, sizeof(in), info->fault.addr);
+		snprintf(addr, sizeof(addr), ", address %lx%s",
+			 (unsigned long)info->fault.addr, in);
+	}
 	pr_info("%s[%d]: killed by signal %d at ip %lx%s%s\n", t->comm,
 		t->pid, sig, regs->rip, where, addr);
 }

@@ -40,6 +40,7 @@
 #include <kernel/sched.h>
 #include <kernel/string.h>
 #include <kernel/tty.h>
+#include <mm/mmap.h>
 #include <mm/mm_types.h>
 #include <mm/pgtable.h>
 #include <mm/slab.h>
@@ -66,6 +67,10 @@ static const struct pid_entry pid_entries[] = {
 	{ "cmdline", pid_cmdline_show },
 	{ "maps", pid_maps_show },
 };
+
+/* /proc/PID/fd (fs/proc/fd.c) comes after the files. */
+#define FD_INDEX (ARRAY_SIZE(pid_entries) + 1)
+_Static_assert(ARRAY_SIZE(pid_entries) + 1 < 8, "PID_INO_BASE: 8 per pid");
 
 static pid_t inode_pid(const struct inode *inode)
 {
@@ -213,6 +218,7 @@ static int pid_status_show(struct seq_file *m, struct task_struct *t)
 		unsigned long rss = get_mm_rss(mm) << (PAGE_SHIFT - 10);
 
 		status_kb(m, "VmSize", mm_vsize(mm) >> 10);
+		status_kb(m, "VmLck", mm_locked_vm(mm) << (PAGE_SHIFT - 10));
 		status_kb(m, "VmHWM", max(t->maxrss_kb, rss));
 		status_kb(m, "VmRSS", rss);
 		status_kb(m, "VmExe", (mm->end_code - mm->start_code) >> 10);
@@ -409,6 +415,9 @@ static struct dentry *proc_pid_dir_lookup(struct inode *dir,
 			    dentry->d_name.len))
 			return proc_instantiate(dentry,
 				proc_pid_inode(dir->i_sb, t, i + 1));
+	if (dentry->d_name.len == 2 && !memcmp(dentry->d_name.name, "fd", 2))
+		return proc_instantiate(dentry, proc_fd_dir_inode(dir->i_sb, t,
+							dir->i_ino + FD_INDEX));
 	return ERR_PTR(-ENOENT);
 }
 
@@ -433,6 +442,12 @@ static int proc_pid_dir_readdir(struct file *file, struct dir_context *ctx)
 
 		if (!ctx->actor(ctx, e->name, strlen(e->name), ctx->pos + 1,
 				dir->i_ino + ctx->pos - 1, DT_REG))
+			return 0;
+		ctx->pos++;
+	}
+	if (ctx->pos - 2 == ARRAY_SIZE(pid_entries)) {	/* then fd/ */
+		if (!ctx->actor(ctx, "fd", 2, ctx->pos + 1,
+				dir->i_ino + FD_INDEX, DT_DIR))
 			return 0;
 		ctx->pos++;
 	}

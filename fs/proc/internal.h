@@ -41,6 +41,10 @@ int proc_seq_release(struct inode *inode, struct file *file);
 #define PROC_SELF_POS 0x10000
 #define PROC_PID_POS (PROC_SELF_POS + 1)
 struct dentry *proc_pid_lookup(struct inode *dir, struct dentry *dentry);
+/* fs/proc/fd.c: the inode of /proc/PID/fd, number ino. */
+struct task_struct;
+struct inode *proc_fd_dir_inode(struct super_block *sb, struct task_struct *t,
+				unsigned long ino);
 void proc_pid_readdir(struct dir_context *ctx);
 
 /* Entries are never removed; the lock orders readers and registration. */

@@ -14,6 +14,7 @@
  *                    mapping of ours is there with its exact range and
  *                    rights, the stack is marked [stack]
  *   a reaped child's directory is gone (ENOENT)
+ *   fd/N             a link to each open descriptor's file, pipe:[...]
  *   truncate of a /proc file succeeds and changes nothing; chmod of a
  *   /proc/PID file is refused (EPERM)
  *
@@ -287,6 +288,40 @@ static void check_child(void)
 	ok(!listed("/proc", name), "/proc no longer lists the reaped child");
 }
 
+/* /proc/self/fd: a link per open descriptor, to the file's path; a
+ * pipe's reads "pipe:[INODE]". */
+static void check_fd_dir(void)
+{
+	int fd = open("/proc/version", O_RDONLY), p[2], seen = 0;
+	char path[64], target[256];
+	struct dirent *e;
+	DIR *dir;
+	ssize_t n;
+
+	if (fd < 0 || pipe(p)) {
+		ok(0, "open and pipe for the fd checks");
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, target, sizeof(target) - 1);
+	target[n > 0 ? n : 0] = 0;
+	is_str(target, "/proc/version", "/proc/self/fd/N links to the file");
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", p[0]);
+	n = readlink(path, target, sizeof(target) - 1);
+	target[n > 0 ? n : 0] = 0;
+	ok(!strncmp(target, "pipe:[", 6), "a pipe's link reads pipe:[...] (%s)",
+	   target);
+	dir = opendir("/proc/self/fd");
+	while (dir && (e = readdir(dir)))
+		seen += atoi(e->d_name) == fd || atoi(e->d_name) == p[1];
+	if (dir)
+		closedir(dir);
+	is_int(seen, 2, "the directory lists the descriptors");
+	close(fd);
+	close(p[0]);
+	close(p[1]);
+}
+
 /*
  * A /proc file has no size to change: truncate succeeds and changes
  * nothing, as on Linux (trinity found pagelab oopsing here). A /proc/PID
@@ -329,6 +364,7 @@ int main(int argc, char **argv)
 	check_cmdline(argv[0]);
 	check_maps();
 	check_child();
+	check_fd_dir();
 	check_truncate();
 	return done_testing();
 }
