@@ -1,6 +1,6 @@
 /*
  * fs/fdtable.c: file descriptor tables and the calls that edit them
- * (close, dup, dup2, dup3, fcntl).
+ * (close, close_range, dup, dup2, dup3, fcntl).
  *
  * A descriptor is taken in two steps, as in Linux: get_unused_fd_flags
  * reserves the lowest free number (open_fds bit set, slot still NULL),
@@ -203,6 +203,58 @@ SYSCALL_DEFINE1(close, unsigned int, fd)
 
 	/* Linux: an interrupted close has still closed the fd. */
 	return err == -ERESTARTSYS ? -EINTR : err;
+}
+
+#define CLOSE_RANGE_UNSHARE (1U << 1)
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+
+/* Mark the open fds of [fd, max_fd] close-on-exec. */
+static void range_cloexec(struct files_struct *files, unsigned int fd,
+			  unsigned int max_fd)
+{
+	spin_lock(&files->file_lock);
+	max_fd = min(max_fd, files->max_fds - 1);
+	for (; fd <= max_fd; fd++)
+		if (test_bit(fd % 64, &files->open_fds[fd / 64]))
+			set_bit(fd % 64, &files->close_on_exec[fd / 64]);
+	spin_unlock(&files->file_lock);
+}
+
+/* Close the fds of [fd, max_fd]: one at a time, as close() would (the
+ * lock is dropped for each filp_close, which may sleep). */
+static void range_close(struct files_struct *files, unsigned int fd,
+			unsigned int max_fd)
+{
+	for (; fd <= max_fd && fd < files->max_fds; fd++) {
+		struct file *file = pick_file(files, fd);
+
+		if (file)
+			filp_close(file);
+	}
+}
+
+/*
+ * close_range(2): close the fds first..last (last may be ~0U: all from
+ * first on), or with CLOSE_RANGE_CLOEXEC only mark them close-on-exec.
+ * Fds that are not open are skipped, and so is one an open has reserved
+ * but not installed yet. CLOSE_RANGE_UNSHARE asks for a private table
+ * first: every process's table is already its own (fork copies it, and
+ * there are no threads), so there is nothing to do.
+ */
+SYSCALL_DEFINE3(close_range, unsigned int, first, unsigned int, last,
+		unsigned int, flags)
+{
+	struct files_struct *files = current->files;
+
+	if (flags & ~(CLOSE_RANGE_UNSHARE | CLOSE_RANGE_CLOEXEC))
+		return -EINVAL;
+	if (first > last)
+		return -EINVAL;
+	if (flags & CLOSE_RANGE_CLOEXEC)
+		range_cloexec(files, first, last);
+	else
+		range_close(files, first, last);
+	return 0;
 }
 
 struct files_struct *dup_fd(struct files_struct *old)

@@ -15,6 +15,7 @@
  *                  truncates too) and do_truncate
  * do_sys_open reserves the fd first and installs the file last, so a
  * failed open leaves no trace in the table.
+ * At the end, as in Linux's fs/open.c: fallocate's checks, and vhangup.
  */
 #include <fs/file.h>
 #include <fs/fs_struct.h>
@@ -708,4 +709,103 @@ SYSCALL_DEFINE3(fchown, unsigned int, fd, uid_t, user, gid_t, group)
 		err = chown_common(&file->f_path, user, group);
 	fput(file);
 	return err;
+}
+
+/* ---- fallocate ---------------------------------------------------------- */
+
+#define FALLOC_FL_KEEP_SIZE 0x01
+#define FALLOC_FL_PUNCH_HOLE 0x02
+#define FALLOC_FL_COLLAPSE_RANGE 0x08
+#define FALLOC_FL_ZERO_RANGE 0x10
+#define FALLOC_FL_INSERT_RANGE 0x20
+#define FALLOC_FL_UNSHARE_RANGE 0x40
+#define FALLOC_FL_SUPPORTED_MASK                                       \
+	(FALLOC_FL_KEEP_SIZE | FALLOC_FL_PUNCH_HOLE |                   \
+	 FALLOC_FL_COLLAPSE_RANGE | FALLOC_FL_ZERO_RANGE |              \
+	 FALLOC_FL_INSERT_RANGE | FALLOC_FL_UNSHARE_RANGE)
+
+/*
+ * Linux's vfs_fallocate checks, in its order: the arguments, the mode's
+ * combinations, the file's open mode and flags, its type, the size; then
+ * the file system's ->fallocate does the work. None of pagelab's file
+ * systems has one yet (ext2 has none on Linux either), so every request
+ * that gets that far is EOPNOTSUPP, as on Linux's ext2.
+ */
+static long vfs_fallocate(struct file *file, int mode, loff_t offset,
+			  loff_t len)
+{
+	struct inode *inode = file->f_inode;
+
+	if (offset < 0 || len <= 0)
+		return -EINVAL;
+	if (mode & ~FALLOC_FL_SUPPORTED_MASK)
+		return -EOPNOTSUPP;
+	/* A hole punched and zeroed at once, or a hole punched that would
+	 * change the size, are not things a file system can do. */
+	if ((mode & (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_ZERO_RANGE)) ==
+	    (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_ZERO_RANGE))
+		return -EOPNOTSUPP;
+	if ((mode & FALLOC_FL_PUNCH_HOLE) && !(mode & FALLOC_FL_KEEP_SIZE))
+		return -EOPNOTSUPP;
+	/* Collapse and insert shift the file's tail: nothing else goes
+	 * with them; unshare goes only with keep-size. */
+	if ((mode & FALLOC_FL_COLLAPSE_RANGE) &&
+	    (mode & ~FALLOC_FL_COLLAPSE_RANGE))
+		return -EINVAL;
+	if ((mode & FALLOC_FL_INSERT_RANGE) &&
+	    (mode & ~FALLOC_FL_INSERT_RANGE))
+		return -EINVAL;
+	if ((mode & FALLOC_FL_UNSHARE_RANGE) &&
+	    (mode & ~(FALLOC_FL_UNSHARE_RANGE | FALLOC_FL_KEEP_SIZE)))
+		return -EINVAL;
+	if (!(file->f_mode & FMODE_WRITE))
+		return -EBADF;
+	/* An append-only file may only get blocks, never lose or move
+	 * bytes. */
+	if ((mode & ~FALLOC_FL_KEEP_SIZE) && IS_APPEND(inode))
+		return -EPERM;
+	if (IS_IMMUTABLE(inode))
+		return -EPERM;
+	if (S_ISFIFO(inode->i_mode))
+		return -ESPIPE;
+	if (S_ISDIR(inode->i_mode))
+		return -EISDIR;
+	if (!S_ISREG(inode->i_mode) && !S_ISBLK(inode->i_mode))
+		return -ENODEV;
+	/* Summed unsigned: both are positive, so it cannot wrap, and a sum
+	 * past LLONG_MAX is too big as well. */
+	if ((u64)offset + (u64)len > (u64)inode->i_sb->s_maxbytes)
+		return -EFBIG;
+	if (!file->f_op || !file->f_op->fallocate)
+		return -EOPNOTSUPP;
+	return file->f_op->fallocate(file, mode, offset, len);
+}
+
+SYSCALL_DEFINE4(fallocate, int, fd, int, mode, loff_t, offset, loff_t, len)
+{
+	struct file *file = fget(fd);
+	long err = -EBADF;
+
+	if (!file)
+		return err;
+	if (!(file->f_mode & FMODE_PATH))	/* fdget() skips O_PATH */
+		err = vfs_fallocate(file, mode, offset, len);
+	fput(file);
+	return err;
+}
+
+/* ---- vhangup ------------------------------------------------------------ */
+
+/*
+ * Root may hang up its controlling terminal (Linux's tty_vhangup_self:
+ * SIGHUP and SIGCONT to the session, the open files of the terminal cut
+ * off from it). pagelab's console has no hangup (drivers/tty/tty.c), so
+ * for root this only succeeds: nothing is signalled or cut off. Linux
+ * does nothing either for a caller without a controlling terminal.
+ */
+SYSCALL_DEFINE0(vhangup)
+{
+	if (current->cred.euid != 0)	/* CAP_SYS_TTY_CONFIG */
+		return -EPERM;
+	return 0;
 }

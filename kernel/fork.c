@@ -153,6 +153,7 @@ struct task_struct *copy_process(unsigned long flags, const struct pt_regs *regs
 		p->mm = dup_mm(current->mm);
 		if (!p->mm)
 			goto nomem;
+		mm_clear_locked(p->mm);	/* mlock is not inherited */
 	}
 	p->files = current->files ? dup_fd(current->files) : NULL;
 	p->fs = current->fs ? copy_fs_struct(current->fs) : NULL;

@@ -1,9 +1,9 @@
 /*
  * kernel/sys.c: the small system calls: identity, process groups, limits,
  * uname, clocks and sleeping, arch_prctl, rseq (ENOSYS), reboot; and what a process can
- * ask about itself and the machine: sysinfo, times, getrusage, its nice
- * value (getpriority/setpriority), prctl (name, parent-death signal,
- * dumpable).
+ * ask about itself and the machine: sysinfo, times, getrusage, getcpu,
+ * its nice value (getpriority/setpriority), prctl (name, parent-death
+ * signal, dumpable).
  */
 #include <kernel/sched.h>
 #include <fs/blkdev.h>
@@ -241,6 +241,24 @@ SYSCALL_DEFINE2(arch_prctl, int, code, unsigned long, addr)
 	if (code == ARCH_GET_FS)
 		return put_user(current->fs_base, (unsigned long __user *)addr);
 	return -EINVAL;
+}
+
+/*
+ * The CPU and NUMA node the caller runs on: one of each here. Either
+ * pointer may be NULL; the third argument (a cache) is unused since Linux
+ * 2.6.24. musl's sched_getcpu comes here when there is no vDSO.
+ */
+SYSCALL_DEFINE3(getcpu, unsigned int __user *, cpup,
+		unsigned int __user *, nodep, void __user *, unused)
+{
+	int err = 0;
+
+	/* Both are written even if the first faults, as Linux does. */
+	if (cpup)
+		err |= put_user(0U, cpup);
+	if (nodep)
+		err |= put_user(0U, nodep);
+	return err ? -EFAULT : 0;
 }
 
 SYSCALL_DEFINE1(set_tid_address, int __user *, tidptr)

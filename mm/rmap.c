@@ -13,7 +13,8 @@
  *   vma_link_file / vma_unlink_file  keep i_mmap up to date (mm/mmap.c)
  *   page_mkclean    write-protect every shared PTE of a page about to be
  *                   written back, so the next store faults (page_mkwrite)
- *   try_to_unmap    remove every PTE of a page reclaim wants to free
+ *   try_to_unmap    remove every PTE of a page reclaim wants to free,
+ *                   unless an mlock()ed (VM_LOCKED) VMA maps it
  *
  * A private (MAP_PRIVATE) VMA may map the file's page, until a store
  * replaces it by an anonymous copy: the walks compare the PTE's frame with
@@ -117,10 +118,26 @@ bool page_mkclean(struct page *page)
 	return dirty;
 }
 
+/* Does a VM_LOCKED VMA map page? i_mmap_lock held. */
+static bool page_mlocked(struct page *page, struct address_space *mapping)
+{
+	struct vm_area_struct *vma;
+	unsigned long address;
+
+	list_for_each_entry(vma, &mapping->i_mmap, shared)
+		if ((vma->vm_flags & VM_LOCKED) &&
+		    page_pte(page, vma, &address))
+			return true;
+	return false;
+}
+
 /*
  * Remove page from every page table that maps it (reclaim). A dirty PTE
  * dirties the page, so its data is written before the page is freed.
  * Page locked. Returns true when no mapping is left.
+ * A page that an mlock()ed VMA maps stays everywhere it is (false): it
+ * must stay resident (Linux stops at that VMA, and moves the page to
+ * its unevictable list; here reclaim just keeps meeting it).
  */
 bool try_to_unmap(struct page *page)
 {
@@ -132,6 +149,10 @@ bool try_to_unmap(struct page *page)
 	if (!mapping)
 		return page->_mapcount < 0;
 	spin_lock_irqsave(&mapping->i_mmap_lock, flags);
+	if (page_mlocked(page, mapping)) {
+		spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
+		return false;
+	}
 	list_for_each_entry(vma, &mapping->i_mmap, shared) {
 		pte_t *pte = page_pte(page, vma, &address);
 

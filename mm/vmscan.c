@@ -6,7 +6,8 @@
  * try_to_free_pages(), which looks at pages from the tail (the oldest):
  *   - used since the last look (PG_referenced): a second chance, to the head;
  *   - locked, under writeback, or held by someone else: busy, to the head;
- *   - mapped into processes: unmapped from all of them (mm/rmap.c);
+ *   - mapped into processes: unmapped from all of them (mm/rmap.c),
+ *     unless an mlock()ed VMA maps it: then it stays, busy;
  *   - dirty: start ->writepage (PG_reclaim) and move on; a later pass
  *     frees it once it is clean;
  *   - clean: release its buffer heads, remove it from the cache: free.

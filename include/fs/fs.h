@@ -459,6 +459,10 @@ struct file_operations {
 	int (*open)(struct inode *inode, struct file *file);
 	int (*release)(struct inode *inode, struct file *file);
 	__poll_t (*poll)(struct file *file, struct poll_table_struct *pt);
+	/* fallocate(2), arguments checked (vfs_fallocate, fs/open.c);
+	 * optional: without it the answer is EOPNOTSUPP. */
+	long (*fallocate)(struct file *file, int mode, loff_t offset,
+			  loff_t len);
 };
 
 /* A place in the tree: a dentry, and the mount it is seen through. */

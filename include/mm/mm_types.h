@@ -23,6 +23,8 @@ struct vm_area_struct;
 #define VM_MAYEXEC 0x40UL
 #define VM_MAYSHARE 0x80UL
 #define VM_GROWSDOWN 0x100UL	/* the stack */
+#define VM_LOCKED 0x2000UL	/* mlock: reclaim leaves its pages mapped */
+#define VM_LOCKONFAULT 0x80000UL	/* MLOCK_ONFAULT: not populated */
 #define VM_ACCOUNT 0x100000UL	/* its pages are committed (overcommit.h) */
 
 /* What a fault handler returns (Linux's VM_FAULT_* codes). */

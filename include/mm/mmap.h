@@ -62,6 +62,11 @@ unsigned long do_mmap(struct file *file, unsigned long addr,
 		      unsigned long len, unsigned long prot,
 		      unsigned long flags, unsigned long pgoff);
 
+/* mm/mlock.c: pages of mm in VM_LOCKED VMAs (/proc/PID/status VmLck);
+ * fork: clear VM_LOCKED in the child's copy (locks are not inherited). */
+unsigned long mm_locked_vm(struct mm_struct *mm);
+void mm_clear_locked(struct mm_struct *mm);
+
 /* Resolve a fault at address in vma: VM_FAULT_* bits, 0 when fixed. */
 int handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 		    unsigned int flags);

@@ -98,6 +98,8 @@
 #define __NR_getresgid 120
 #define __NR_getpgid 121
 #define __NR_getsid 124
+#define __NR_capget 125
+#define __NR_capset 126
 #define __NR_rt_sigpending 127
 #define __NR_rt_sigtimedwait 128
 #define __NR_rt_sigqueueinfo 129
@@ -108,6 +110,11 @@
 #define __NR_fstatfs 138
 #define __NR_getpriority 140
 #define __NR_setpriority 141
+#define __NR_mlock 149
+#define __NR_munlock 150
+#define __NR_mlockall 151
+#define __NR_munlockall 152
+#define __NR_vhangup 153
 #define __NR_prctl 157
 #define __NR_arch_prctl 158
 #define __NR_setrlimit 160
@@ -150,6 +157,7 @@
 #define __NR_utimensat 280
 #define __NR_epoll_pwait 281
 #define __NR_eventfd 284
+#define __NR_fallocate 285
 #define __NR_eventfd2 290
 #define __NR_epoll_create1 291
 #define __NR_dup3 292
@@ -158,13 +166,17 @@
 #define __NR_pwritev 296
 #define __NR_rt_tgsigqueueinfo 297
 #define __NR_prlimit64 302
+#define __NR_syncfs 306
+#define __NR_getcpu 309
 #define __NR_renameat2 316
 #define __NR_getrandom 318
+#define __NR_mlock2 325
 #define __NR_copy_file_range 326
 #define __NR_preadv2 327
 #define __NR_pwritev2 328
 #define __NR_statx 332
 #define __NR_rseq 334
+#define __NR_close_range 436
 
 #define NR_syscalls 512	/* table size; numbers at or above get ENOSYS */
 

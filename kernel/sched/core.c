@@ -76,6 +76,9 @@ void sched_init(void)
 						     RLIM_INFINITY };
 	init_task.rlim[RLIMIT_STACK].rlim_cur = STACK_MAX_SIZE;
 	init_task.rlim[RLIMIT_NOFILE] = (struct rlimit){ 1024, 4096 };
+	/* Linux's MLOCK_LIMIT: what a user may mlock (root is not held). */
+	init_task.rlim[RLIMIT_MEMLOCK] = (struct rlimit){ 8UL << 20,
+						       8UL << 20 };
 	/* Only root may lower its nice value, as on Linux. */
 	init_task.rlim[RLIMIT_NICE] = (struct rlimit){ 0, 0 };
 	init_waitqueue_head(&init_task.wait_chldexit);
