@@ -173,6 +173,27 @@ const char *simple_get_link(struct dentry *dentry, struct inode *inode)
 
 /* ---- readdir over d_subdirs ---------------------------------------------- */
 
+/* "." and ".." at positions 0 and 1, as Linux's dir_emit_dots: ".." is
+ * the parent dentry's inode (the root's own, at the top). false when the
+ * reader's buffer is full; the position says where to go on. */
+bool dir_emit_dots(struct file *file, struct dir_context *ctx)
+{
+	struct dentry *dir = file->f_dentry;
+
+	if (ctx->pos == 0) {
+		if (!ctx->actor(ctx, ".", 1, 1, dir->d_inode->i_ino, DT_DIR))
+			return false;
+		ctx->pos = 1;
+	}
+	if (ctx->pos == 1) {
+		if (!ctx->actor(ctx, "..", 2, 2, dir->d_parent->d_inode->i_ino,
+				DT_DIR))
+			return false;
+		ctx->pos = 2;
+	}
+	return true;
+}
+
 int dcache_dir_open(struct inode *inode, struct file *file)
 {
 	static const struct qstr cursor_name = QSTR_INIT(".", 1);
@@ -238,19 +259,8 @@ int dcache_readdir(struct file *file, struct dir_context *ctx)
 	struct dentry *dir = file->f_dentry, *cursor = file->private_data;
 	struct list_head *p;
 
-	if (ctx->pos == 0) {
-		if (!ctx->actor(ctx, ".", 1, 1, dir->d_inode->i_ino, DT_DIR))
-			return 0;
-		ctx->pos = 1;
-	}
-	if (ctx->pos == 1) {
-		struct dentry *parent = dir->d_parent;
-
-		if (!ctx->actor(ctx, "..", 2, 2, parent->d_inode->i_ino,
-				DT_DIR))
-			return 0;
-		ctx->pos = 2;
-	}
+	if (!dir_emit_dots(file, ctx))
+		return 0;
 	/* The actor fills a kernel buffer and never sleeps: it may run
 	 * under dcache_lock. */
 	spin_lock(&dcache_lock);

@@ -427,16 +427,8 @@ static int proc_pid_dir_readdir(struct file *file, struct dir_context *ctx)
 
 	if (!find_task_by_pid(inode_pid(dir)))
 		return -ENOENT;
-	if (ctx->pos == 0) {
-		if (!ctx->actor(ctx, ".", 1, 1, dir->i_ino, DT_DIR))
-			return 0;
-		ctx->pos = 1;
-	}
-	if (ctx->pos == 1) {
-		if (!ctx->actor(ctx, "..", 2, 2, 1, DT_DIR))
-			return 0;
-		ctx->pos = 2;
-	}
+	if (!dir_emit_dots(file, ctx))
+		return 0;
 	while (ctx->pos - 2 < (loff_t)ARRAY_SIZE(pid_entries)) {
 		const struct pid_entry *e = &pid_entries[ctx->pos - 2];
 

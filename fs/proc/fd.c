@@ -186,18 +186,8 @@ static int proc_fd_readdir(struct file *file, struct dir_context *ctx)
 
 	if (!find_task_by_pid(pid))
 		return -ENOENT;
-	if (ctx->pos == 0) {
-		if (!ctx->actor(ctx, ".", 1, 1, dir->i_ino, DT_DIR))
-			return 0;
-		ctx->pos = 1;
-	}
-	if (ctx->pos == 1) {
-		if (!ctx->actor(ctx, "..", 2, 2,
-				file->f_dentry->d_parent->d_inode->i_ino,
-				DT_DIR))
-			return 0;
-		ctx->pos = 2;
-	}
+	if (!dir_emit_dots(file, ctx))
+		return 0;
 	while ((fd = next_fd(pid, ctx->pos - 2)) >= 0) {
 		int len = snprintf(name, sizeof(name), "%ld", fd);
 

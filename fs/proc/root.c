@@ -71,19 +71,8 @@ static int proc_readdir(struct file *file, struct dir_context *ctx)
 	struct proc_dir_entry *dir = file->f_inode->i_private, *de;
 	loff_t i = 2;
 
-	if (ctx->pos == 0) {
-		if (!ctx->actor(ctx, ".", 1, 1, dir->low_ino, DT_DIR))
-			return 0;
-		ctx->pos = 1;
-	}
-	if (ctx->pos == 1) {
-		unsigned int up = dir->parent ? dir->parent->low_ino
-					      : dir->low_ino;
-
-		if (!ctx->actor(ctx, "..", 2, 2, up, DT_DIR))
-			return 0;
-		ctx->pos = 2;
-	}
+	if (!dir_emit_dots(file, ctx))
+		return 0;
 	/* Entries are only ever added at the tail: positions are stable. */
 	proc_lock_tree();
 	list_for_each_entry(de, &dir->subdir, list) {

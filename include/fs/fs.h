@@ -677,6 +677,8 @@ int simple_write_end(struct file *file, struct address_space *mapping,
 		     loff_t pos, unsigned int len, unsigned int copied,
 		     struct page *page, void *fsdata);
 const char *simple_get_link(struct dentry *dentry, struct inode *inode);
+/* "." and ".." for a readdir at positions 0 and 1; false: buffer full. */
+bool dir_emit_dots(struct file *file, struct dir_context *ctx);
 int noop_fsync(struct file *file, int datasync);
 int dcache_dir_open(struct inode *inode, struct file *file);
 int dcache_dir_close(struct inode *inode, struct file *file);
