@@ -14,7 +14,8 @@
  * The borrowed address space's VMAs use test_vm_ops, whose fault records
  * its flags and fails with VM_FAULT_SIGBUS: a fault that reaches it was
  * judged allowed, and no page is ever mapped (nor is paging's code used).
- * One VMA's fault fails with VM_FAULT_OOM instead (oom_vm_ops).
+ * One VMA's fault fails with VM_FAULT_OOM instead (oom_vm_ops), one with
+ * VM_FAULT_SIGSEGV (segv_vm_ops).
  *
  * One line per case: "fault_test: ok - GROUP: what" or "fault_test: not
  * ok - GROUP: what (got ..., want ...)"; lab/boot-traps/tests.list
@@ -35,6 +36,7 @@
 #define RX_VMA 0x420000UL	/* VM_READ | VM_EXEC */
 #define NONE_VMA 0x430000UL	/* PROT_NONE */
 #define OOM_VMA 0x440000UL	/* VM_READ | VM_WRITE; ->fault runs out of memory */
+#define SEGV_VMA 0x450000UL	/* VM_READ; ->fault says VM_FAULT_SIGSEGV */
 #define STACK_VMA 0x40000000UL	/* VM_GROWSDOWN, one page */
 #define UNMAPPED 0x600000UL
 
@@ -68,6 +70,17 @@ static const struct vm_operations_struct oom_vm_ops = {
 	.fault = test_fault_oom,
 };
 
+static int test_fault_segv(struct vm_fault *vmf)
+{
+	fault_calls++;
+	fault_flags = vmf->flags;
+	return VM_FAULT_SIGSEGV;
+}
+
+static const struct vm_operations_struct segv_vm_ops = {
+	.fault = test_fault_segv,
+};
+
 struct fault_case {
 	const char *what;
 	unsigned long addr, err;
@@ -93,6 +106,10 @@ static const struct fault_case user_cases[] = {
 	  RW_VMA + 0x40, U | I, SIGSEGV, SEGV_ACCERR, -1 },
 	{ "accerr: user read of a PROT_NONE VMA", NONE_VMA + 0x48, U,
 	  SIGSEGV, SEGV_ACCERR, -1 },
+	/* Present pages are readable: a read that still faults on one is
+	 * refused, not handed to the VMA (Linux's access_error too). */
+	{ "accerr: user read of a present page of a readable VMA",
+	  RO_VMA + 0xa0, U | P, SIGSEGV, SEGV_ACCERR, -1 },
 	{ "handled: user read of a read-only VMA", RO_VMA + 0x50, U,
 	  SIGBUS, BUS_ADRERR, FAULT_FLAG_USER },
 	{ "handled: user write to a writable VMA", RW_VMA + 0x58, U | W,
@@ -111,6 +128,9 @@ static const struct fault_case user_cases[] = {
 	{ "handled: a fault that runs out of memory kills the task (SIGKILL)",
 	  OOM_VMA + 0x98, U | W, SIGKILL, -1,
 	  FAULT_FLAG_USER | FAULT_FLAG_WRITE },
+	/* VM_FAULT_SIGSEGV is neither SIGBUS nor OOM: SEGV_MAPERR. */
+	{ "handled: a fault that says VM_FAULT_SIGSEGV is SIGSEGV (maperr)",
+	  SEGV_VMA + 0xa8, U, SIGSEGV, SEGV_MAPERR, FAULT_FLAG_USER },
 };
 
 /* The signal do_page_fault queued for us, taken off the queue. */
@@ -219,6 +239,7 @@ static struct mm_struct *borrow_mm(void)
 		{ NONE_VMA, 0 },
 		{ STACK_VMA, VM_READ | VM_WRITE | VM_GROWSDOWN },
 		{ OOM_VMA, VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE },
+		{ SEGV_VMA, VM_READ | VM_MAYREAD },
 	};
 	struct mm_struct *mm = mm_alloc();
 	struct vm_area_struct *vma;
@@ -232,8 +253,9 @@ static struct mm_struct *borrow_mm(void)
 			mmput(mm);
 			return NULL;
 		}
-		vma->vm_ops = vmas[i].start == OOM_VMA ? &oom_vm_ops :
-							  &test_vm_ops;
+		vma->vm_ops = vmas[i].start == OOM_VMA	? &oom_vm_ops
+			      : vmas[i].start == SEGV_VMA ? &segv_vm_ops
+							  : &test_vm_ops;
 	}
 	current->mm = mm;
 	switch_to_mm(mm);
