@@ -14,6 +14,9 @@
  *      read fails, and must then hold zeroes, not what a removed file
  *      left on the disk (the write fails with EIO, and the file, from
  *      the disk, is as it was: zeroes, then the old data).
+ *   3. (blocks smaller than a page) a write across two holes whose
+ *      second block cannot be allocated (/proc/fail/block_alloc): ENOSPC,
+ *      and the first block, allocated already, holds zeroes on the disk.
  * The failing write of case 1 must have tried to read that block only
  * (pgpgin counts failed reads too). After each failure the same write is
  * tried again, the disk reading again: it must succeed and read only the
@@ -21,7 +24,8 @@
  * uptodate, and nothing else changed: a new block is zeroed and
  * uptodate).
  * Roadmap: junk_on_free_blocks, failed_read_inside_a_block,
- * failed_read_after_a_new_block, try_again.
+ * failed_read_after_a_new_block, failed_alloc_after_a_new_block,
+ * try_again.
  * Without /proc/fail (the host Linux) every check is skipped.
  */
 #define _GNU_SOURCE
@@ -194,6 +198,44 @@ static void failed_read_after_a_new_block(void)
 	unlink("bh_eio.2");
 }
 
+/*
+ * Blocks 0-2 holes, block 3 'c': a write across the end of block 1 and
+ * the start of block 2, where block 2's allocation fails (ENOSPC, the
+ * second allocation from now). Block 1 was allocated first; what the
+ * write did not get to copy must be zeroes on the disk too, not what a
+ * removed file left there (page_zero_new_buffers on any error, not only
+ * a failed read).
+ */
+static void failed_alloc_after_a_new_block(void)
+{
+	const char *what = "a write whose second block cannot be allocated";
+	char buf[200];
+	int fd;
+
+	if (bs >= PAGE) {
+		for (int i = 0; i < 3; i++)
+			skip("one block a page", "a new block beside a failed "
+			     "allocation");
+		return;
+	}
+	if (junk_on_free_blocks() < 0)
+		die("bh_eio.junk");
+	memset(want, 0, PAGE);
+	memset(want + 3 * bs, 'c', (size_t)bs);
+	fd = open("bh_eio.3", O_CREAT | O_RDWR | O_TRUNC, 0644);
+	if (fd < 0 || pwrite(fd, want + 3 * bs, (size_t)bs, 3 * bs) != bs ||
+	    fsync(fd) < 0 || drop_caches() < 0)
+		die("bh_eio.3");
+	memset(buf, 'Z', sizeof(buf));
+	fail_arm("block_alloc", 2);
+	is_errno(pwrite(fd, buf, sizeof(buf), 2 * bs - 100), ENOSPC,
+		 "%s: the write fails with ENOSPC", what);
+	fail_arm("block_alloc", 0);
+	reads_back(fd, PAGE, what);
+	close(fd);
+	unlink("bh_eio.3");
+}
+
 int main(void)
 {
 	struct statvfs sv;
@@ -203,12 +245,13 @@ int main(void)
 	bs = (long)sv.f_bsize;
 	diag("block size %ld", bs);
 	if (access("/proc/fail/block_read", W_OK) < 0) {
-		for (int i = 0; i < 13; i++)
+		for (int i = 0; i < 16; i++)
 			skip("no /proc/fail/block_read", "a block read made "
 			     "to fail");
 		return done_testing();
 	}
 	failed_read_inside_a_block();
 	failed_read_after_a_new_block();
+	failed_alloc_after_a_new_block();
 	return done_testing();
 }
