@@ -160,6 +160,8 @@ static void account_reaped(struct task_struct *parent, struct task_struct *c)
 	parent->cutime_ticks += c->utime_ticks + c->cutime_ticks;
 	parent->cstime_ticks += c->stime_ticks + c->cstime_ticks;
 	parent->cnvcsw += c->nvcsw + c->cnvcsw;
+	parent->cmin_flt += c->min_flt + c->cmin_flt;
+	parent->cmaj_flt += c->maj_flt + c->cmaj_flt;
 	parent->cmaxrss_kb = max(parent->cmaxrss_kb,
 				 max(c->maxrss_kb, c->cmaxrss_kb));
 }

@@ -591,6 +591,8 @@ void getrusage(struct task_struct *t, int who, struct rusage *r)
 		stime = t->cstime_ticks;
 		r->ru_nvcsw = t->cnvcsw;
 		r->ru_maxrss = t->cmaxrss_kb;
+		r->ru_minflt = t->cmin_flt;
+		r->ru_majflt = t->cmaj_flt;
 	}
 	if (who != RUSAGE_CHILDREN) {
 		if (t == current)
@@ -598,6 +600,8 @@ void getrusage(struct task_struct *t, int who, struct rusage *r)
 		utime += t->utime_ticks;
 		stime += t->stime_ticks;
 		r->ru_nvcsw += t->nvcsw;
+		r->ru_minflt += t->min_flt;
+		r->ru_majflt += t->maj_flt;
 		r->ru_maxrss = max((unsigned long)r->ru_maxrss, t->maxrss_kb);
 	}
 	r->ru_utime = ticks_to_timeval(utime);

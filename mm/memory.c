@@ -501,12 +501,11 @@ static int do_fault(struct vm_area_struct *vma, pte_t *pte,
 	return ret & ~(VM_FAULT_NOPAGE | VM_FAULT_RETRY);
 }
 
-int handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
-		    unsigned int flags)
+static int __handle_mm_fault(struct vm_area_struct *vma,
+			     unsigned long address, unsigned int flags)
 {
 	pte_t *pte = lookup_pte(vma->vm_mm->pgd, address & PAGE_MASK, true);
 
-	count_vm_event(PGFAULT);
 	address &= PAGE_MASK;
 	if (!pte)
 		return VM_FAULT_OOM;
@@ -520,6 +519,26 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 	/* Present and allowed: another path fixed it first, or a stale TLB. */
 	invlpg(address);
 	return 0;
+}
+
+int handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
+		    unsigned int flags)
+{
+	int ret;
+
+	count_vm_event(PGFAULT);
+	ret = __handle_mm_fault(vma, address, flags);
+	/* The faulting task's counts (getrusage, /proc/PID/stat), as
+	 * Linux's mm_account_fault: a fault that had to wait for the disk
+	 * is major (->fault said VM_FAULT_MAJOR); a failed one counts not
+	 * at all. */
+	if (!(ret & VM_FAULT_ERROR)) {
+		if (ret & VM_FAULT_MAJOR)
+			current->maj_flt++;
+		else
+			current->min_flt++;
+	}
+	return ret;
 }
 
 void zap_page_range(struct vm_area_struct *vma, unsigned long start,

@@ -166,7 +166,8 @@ static int pid_stat_show(struct seq_file *m, struct task_struct *t)
 		   task_state_to_char(t), t->parent ? t->parent->pid : 0, t->pgid,
 		   t->sid, (MAJOR(tty) << 8) | MINOR(tty), tpgid,
 		   (t->flags & PF_KTHREAD) ? 0x00200000 : 0);
-	seq_printf(m, "0 0 0 0 %llu 0 %llu 0 20 %d 1 0 %llu %lu %lu %lu ",
+	seq_printf(m, "%lu %lu %lu %lu %llu 0 %llu 0 20 %d 1 0 %llu %lu %lu %lu ",
+		   t->min_flt, t->cmin_flt, t->maj_flt, t->cmaj_flt,
 		   (unsigned long long)t->utime_ticks,
 		   (unsigned long long)t->cutime_ticks, t->nice,
 		   (unsigned long long)t->start_time, mm_vsize(mm),

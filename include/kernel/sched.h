@@ -83,6 +83,9 @@ struct task_struct {
 	 * children's): times(), RUSAGE_CHILDREN. */
 	u64 cutime_ticks, cstime_ticks;
 	unsigned long cnvcsw;
+	/* Page faults that did (maj) or did not (min) wait for the disk
+	 * (handle_mm_fault); the c* ones: reaped children's, as above. */
+	unsigned long min_flt, maj_flt, cmin_flt, cmaj_flt;
 	/* Resident size in KiB, sampled at getrusage and exit (not at every
 	 * fault): mine, and the largest of my reaped children's. */
 	unsigned long maxrss_kb, cmaxrss_kb;
