@@ -254,9 +254,18 @@ static struct buffer_head *bdev_page_buffers(struct page *page,
 	return head;
 }
 
+/*
+ * Buffer heads and the buffer cache's pages come from the reserve
+ * (GFP_NOIO) when memory runs out: a block read that fails for want of
+ * a buffer head is an I/O error to its caller, and ext2 freeing a
+ * file's blocks then leaves them allocated and the inode without its
+ * dtime (e2fsck complains). Linux gets the same effect by never letting
+ * these allocations fail (__GFP_NOFAIL in alloc_page_buffers and
+ * grow_buffers). Found with stress-ng's memory hogs at 256 MiB.
+ */
 struct buffer_head *alloc_buffer_head(void)
 {
-	struct buffer_head *bh = kzalloc(sizeof(*bh), GFP_KERNEL);
+	struct buffer_head *bh = kzalloc(sizeof(*bh), GFP_NOIO);
 
 	if (bh)
 		INIT_LIST_HEAD(&bh->b_assoc_buffers);
@@ -294,7 +303,7 @@ struct buffer_head *__getblk(struct block_device *bdev, sector_t block,
 
 	if (!mapping)
 		return NULL;
-	page = find_or_create_page(mapping, block >> shift, GFP_KERNEL);
+	page = find_or_create_page(mapping, block >> shift, GFP_NOIO);
 	if (!page)
 		return NULL;
 	head = bdev_page_buffers(page, bdev, block & ~((1UL << shift) - 1),
