@@ -155,15 +155,26 @@ static int wp_page_copy(struct vm_area_struct *vma, pte_t *pte,
 	 */
 	/* LAB paging: BEGIN */
 	struct page *old = pte_page(*pte), *new;
+	pte_t orig = *pte;
 
 	if (!old->mapping && page_count(old) == 1) {
 		*pte |= _PAGE_RW;
 		invlpg(address);
 		return 0;
 	}
+	/* alloc_page may sleep in reclaim, which unmaps file pages (and a
+	 * truncation may run): hold old, and look at the PTE again after. */
+	get_page(old);
 	new = alloc_page(GFP_KERNEL);
-	if (!new)
+	if (!new) {
+		put_page(old);
 		return VM_FAULT_OOM;
+	}
+	if (*pte != orig) {	/* changed meanwhile: the access faults again */
+		put_page(new);
+		put_page(old);
+		return 0;
+	}
 	memcpy(page_address(new), page_address(old), PAGE_SIZE);
 	/* The old page loses this PTE (its reference and map count), then
 	 * the copy takes the PTE, writable. */
@@ -171,6 +182,7 @@ static int wp_page_copy(struct vm_area_struct *vma, pte_t *pte,
 	do_set_pte(pte, new, vm_page_prot(vma->vm_flags));
 	invlpg(address);
 	count_vm_event(COW_FAULT);
+	put_page(old);
 	return 0;
 	/* LAB paging: END */
 }
@@ -629,6 +641,11 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 		dpte = lookup_pte(dst->pgd, a, true);
 		if (!dpte)
 			return -ENOMEM;
+		/* Allocating the child's table may have slept in reclaim,
+		 * which unmaps file pages: look at the PTE again. (Found by
+		 * stress-ng: a zapped text PTE copied as page frame 0.) */
+		if (!(*spte & _PAGE_PRESENT))
+			continue;
 		if (cow)
 			*spte &= ~_PAGE_RW;
 		page = pte_page(*spte);
