@@ -19,10 +19,12 @@ struct fault_attr fail_block_alloc = { "block_alloc" };
 struct fault_attr fail_block_free = { "block_free" };
 struct fault_attr fail_bio_alloc = { "bio_alloc" };
 struct fault_attr fail_radix_preload = { "radix_preload" };
+struct fault_attr fail_alloc_reclaim = { "alloc_reclaim" };
 
 static struct fault_attr *const all_attrs[] = {
 	&fail_block_read, &fail_block_write, &fail_block_alloc,
 	&fail_block_free, &fail_bio_alloc, &fail_radix_preload,
+	&fail_alloc_reclaim,
 };
 static DEFINE_SPINLOCK(fault_lock);
 

@@ -30,6 +30,7 @@
 #include <kernel/param.h>
 #include <kernel/errno.h>
 #include <mm/mmdebug.h>
+#include <kernel/fault_inject.h>
 
 struct free_area {
 	struct list_head free_list;
@@ -134,16 +135,23 @@ static struct page *rmqueue(unsigned int order, bool use_reserve)
 	return page;
 }
 
+/* May this allocation sleep in reclaim? (__GFP_RECLAIM, interrupts on,
+ * and not reclaim itself.) */
+static bool may_reclaim(gfp_t gfp)
+{
+	return (gfp & __GFP_RECLAIM) && !(current->flags & PF_MEMALLOC) &&
+	       (local_save_flags() & X86_EFLAGS_IF);
+}
+
 /*
  * Out of free pages: reclaim page cache and try again, if the caller may
- * sleep (__GFP_RECLAIM, interrupts on) and is not reclaim itself.
+ * sleep.
  */
 static struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
 {
 	struct page *page = NULL;
 
-	if (!(gfp & __GFP_RECLAIM) || (current->flags & PF_MEMALLOC) ||
-	    !(local_save_flags() & X86_EFLAGS_IF))
+	if (!may_reclaim(gfp))
 		return NULL;
 	for (int tries = 0; !page && tries < 32; tries++) {
 		/* Nothing freeable: the pages are probably being written;
@@ -215,6 +223,10 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 
 	if (order >= MAX_ORDER)
 		return NULL;
+	/* /proc/fail/alloc_reclaim: reclaim everything it can now, as the
+	 * slow path would when memory runs out. */
+	if (may_reclaim(gfp) && should_fail(&fail_alloc_reclaim))
+		try_to_free_pages(~0UL);
 	page = rmqueue(order, reserve);
 	if (!page)
 		page = alloc_pages_slowpath(gfp, order);

@@ -4,6 +4,7 @@
  * Each kind is a file in /proc/fail/:
  *
  *	echo 3 > /proc/fail/block_read	# the 3rd block read from now: EIO
+ *	echo 1 > /proc/fail/alloc_reclaim	# the next allocation reclaims
  *	cat /proc/fail/block_read	# "armed 2 left, 0 injected"
  *
  * Writing 0 disarms. The code that can fail asks should_fail() at the
@@ -26,6 +27,10 @@ extern struct fault_attr fail_block_alloc;	/* ext2 block allocation: ENOSPC */
 extern struct fault_attr fail_block_free;	/* ext2 freeing a block: EIO */
 extern struct fault_attr fail_bio_alloc;	/* kmalloc of a bio: the reserve */
 extern struct fault_attr fail_radix_preload;	/* radix_tree_preload: ENOMEM */
+/* A page allocation that may sleep first reclaims all it can, as if
+ * memory had run out: what a caller that holds a PTE across
+ * alloc_page must survive (mm/page_alloc.c). */
+extern struct fault_attr fail_alloc_reclaim;
 
 /* Count one event; true when this one is to fail (and log it). */
 bool should_fail(struct fault_attr *attr);
