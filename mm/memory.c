@@ -540,6 +540,11 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 
 	count_vm_event(PGFAULT);
 	ret = __handle_mm_fault(vma, address, flags);
+	/* Out of memory in a program's access: the biggest task dies
+	 * instead (mm/oom_kill.c), and the access faults again. */
+	if ((ret & VM_FAULT_OOM) && (flags & FAULT_FLAG_USER) &&
+	    out_of_memory())
+		return 0;
 	/* The faulting task's counts (getrusage, /proc/PID/stat), as
 	 * Linux's mm_account_fault: a fault that had to wait for the disk
 	 * is major (->fault said VM_FAULT_MAJOR); a failed one counts not

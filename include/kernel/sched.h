@@ -92,6 +92,7 @@ struct task_struct {
 	int nice;	/* setpriority: -20..19, inherited; the round-robin
 			 * scheduler does not use it */
 	int pdeath_signal;	/* prctl: sent to me when my parent exits */
+	bool oom_victim;	/* killed by mm/oom_kill.c to free memory */
 	bool undumpable;	/* prctl(PR_SET_DUMPABLE, 0); exec clears it */
 	unsigned long last_nvcsw, hung_since;	/* kernel/hung_task.c */
 	bool hung_reported;

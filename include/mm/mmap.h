@@ -67,6 +67,9 @@ unsigned long do_mmap(struct file *file, unsigned long addr,
 unsigned long mm_locked_vm(struct mm_struct *mm);
 void mm_clear_locked(struct mm_struct *mm);
 
+/* mm/oom_kill.c: a user fault is out of memory: true when another task
+ * was killed for it (retry the access), false when current is to die. */
+bool out_of_memory(void);
 /* Resolve a fault at address in vma: VM_FAULT_* bits, 0 when fixed. */
 int handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 		    unsigned int flags);

@@ -1,0 +1,72 @@
+/*
+ * mm/oom_kill.c: when a program's page fault cannot get a page, kill the
+ * task that holds the most memory, not whoever happened to fault
+ * (Linux's OOM killer, in its simplest form: the badness is the
+ * resident size alone). Without it, the task that faulted next died: a
+ * memory hog's neighbour, or the shell running the tests.
+ *
+ *   out_of_memory       called by handle_mm_fault on VM_FAULT_OOM for a
+ *                       user access: kill the biggest other task and let
+ *                       the access fault again, or say current is it
+ *   select_bad_process  the biggest user task, or one already dying
+ */
+#include <mm/mmap.h>
+#include <kernel/printk.h>
+#include <kernel/resource.h>
+#include <kernel/sched.h>
+#include <kernel/signal.h>
+#include <kernel/time.h>
+
+#define DYING ((struct task_struct *)1)
+
+static bool dying(struct task_struct *t)
+{
+	return t->exit_state || (t->signal.pending & sigmask(SIGKILL));
+}
+
+/* The user task with the most resident pages: not init, not a kernel
+ * thread. DYING when a task killed for memory has not exited yet (its
+ * pages come back when it does); NULL when there is no one. */
+static struct task_struct *select_bad_process(unsigned long *rss)
+{
+	struct task_struct *t, *victim = NULL;
+
+	*rss = 0;
+	list_for_each_entry(t, &task_list, tasks) {
+		unsigned long n;
+
+		if (!t->mm || (t->flags & PF_KTHREAD) || t->pid == 1)
+			continue;
+		if (t->oom_victim && dying(t))
+			return DYING;
+		n = get_mm_rss(t->mm);
+		if (n > *rss) {
+			*rss = n;
+			victim = t;
+		}
+	}
+	return victim;
+}
+
+bool out_of_memory(void)
+{
+	struct task_struct *victim;
+	unsigned long rss;
+
+	if (dying(current))
+		return false;	/* on its way out: nothing to retry */
+	victim = select_bad_process(&rss);
+	if (victim == DYING) {
+		schedule_timeout_interruptible(1);	/* let it finish */
+		return true;
+	}
+	if (!victim || victim == current)
+		return false;	/* current is the biggest: it goes */
+	pr_err("mm: out of memory: killed %s[%d] (%lu kB resident) for "
+	       "%s[%d]\n", victim->comm, victim->pid,
+	       rss << (PAGE_SHIFT - 10), current->comm, current->pid);
+	victim->oom_victim = true;
+	send_sig_info(SIGKILL, NULL, victim);
+	schedule_timeout_interruptible(1);
+	return true;
+}
