@@ -56,6 +56,13 @@ pte_t vm_page_prot(unsigned long vm_flags)
 {
 	pte_t prot = _PAGE_PRESENT | _PAGE_USER;
 
+	/* PROT_NONE: x86 cannot forbid a user read of a present page but
+	 * by making it a supervisor page. It stays present for fork, zap,
+	 * rmap and the RSS; a user access faults (P=1: SEGV_ACCERR).
+	 * (Linux keeps it not-present to the MMU, _PAGE_PROTNONE; here the
+	 * kernel's own copy_to_user to it is not refused, as Linux's is.) */
+	if (!(vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
+		return _PAGE_PRESENT | _PAGE_NX;
 	if (vm_flags & VM_WRITE)
 		prot |= _PAGE_RW;
 	if (!(vm_flags & VM_EXEC))

@@ -122,6 +122,7 @@ static void test_mprotect(void)
 	char *p = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	struct fault f;
+	int faulted;
 
 	if (!ok(p != MAP_FAILED, "mmap of 2 pages for mprotect works"))
 		return;
@@ -138,6 +139,17 @@ static void test_mprotect(void)
 	ok(p[PAGE + 10] == 'a' && !probe_store(p + PAGE + 10, &f) &&
 	       p[PAGE + 10] == 0x5a,
 	   "the data survived and the store now works");
+	/* PROT_NONE on a page that is present: not even a load. */
+	is_int(mprotect(p + PAGE, PAGE, PROT_NONE), 0,
+	       "mprotect of the (present) second page to PROT_NONE works");
+	faulted = probe_load(p + PAGE + 10, &f);
+	ok(faulted && f.signo == SIGSEGV && f.code == SEGV_ACCERR,
+	   "a load from it faults with SIGSEGV/SEGV_ACCERR (got %d/%d)",
+	   faulted ? f.signo : 0, faulted ? f.code : 0);
+	is_int(mprotect(p + PAGE, PAGE, PROT_READ), 0,
+	       "mprotect back to PROT_READ works");
+	ok(!probe_load(p + PAGE + 10, &f) && p[PAGE + 10] == 0x5a,
+	   "and the data is still there");
 	munmap(p, 2 * PAGE);
 }
 
@@ -196,7 +208,7 @@ static int recurse(int depth)
 int main(void)
 {
 	alarm(30);
-	plan(43);
+	plan(47);
 	fault_install();
 	test_brk();
 	test_mmap_sizes();
