@@ -35,7 +35,10 @@ static struct task_struct *select_bad_process(unsigned long *rss)
 	list_for_each_entry(t, &task_list, tasks) {
 		unsigned long n;
 
-		if (!t->mm || (t->flags & PF_KTHREAD) || t->pid == 1)
+		/* (A vfork parent shares current's mm: killing it frees
+		 * nothing.) */
+		if (!t->mm || (t->flags & PF_KTHREAD) || t->pid == 1 ||
+		    (t->mm == current->mm && t != current))
 			continue;
 		if (t->oom_victim && dying(t))
 			return DYING;
