@@ -28,6 +28,7 @@
 
 #include "fault.h"
 #include "tap.h"
+#include "procfs.h"
 
 #define PAGE 4096UL
 
@@ -67,6 +68,7 @@ static void test_brk(void)
 {
 	char *start = sys_brk(NULL), *top, *cur;
 	struct fault f;
+	long anon;
 
 	/* The break need not be page aligned; work from the next page. */
 	char *base = (char *)(((uintptr_t)start + PAGE - 1) & ~(PAGE - 1));
@@ -76,7 +78,15 @@ static void test_brk(void)
 	is_ptr(top, base + 256 * PAGE, "brk grows the heap by 256 pages");
 	if (top != base + 256 * PAGE)
 		return;
+	anon = vmstat("pgfault_anon");	/* no malloc: a static buffer */
 	ok(all_zero(base, 256), "new heap pages read as zero");
+	if (anon < 0)
+		skip("no pgfault_anon in /proc/vmstat (Linux, or no /proc)",
+		     "each first touch is an anonymous fault");
+	else
+		ok(vmstat("pgfault_anon") - anon >= 256, "each first touch "
+		   "was counted as an anonymous fault (pgfault_anon +%ld)",
+		   vmstat("pgfault_anon") - anon);
 	ok(touch_pages(base, 256), "all 256 new heap pages hold their data");
 	cur = sys_brk(base + PAGE);
 	is_ptr(cur, base + PAGE, "brk shrinks the heap to one page");
@@ -208,7 +218,7 @@ static int recurse(int depth)
 int main(void)
 {
 	alarm(30);
-	plan(47);
+	plan(48);
 	fault_install();
 	test_brk();
 	test_mmap_sizes();

@@ -207,6 +207,20 @@ static int run_kernel_cases(void)
 			  left == 8 && !sig && !fault_calls,
 			  "%lu bytes not copied, signal %d, fault calls %d; "
 			  "want 8, 0, 0", left, sig, fault_calls);
+	/* A kernel thread (no mm) touching a user address: the fault has
+	 * no VMA to look in, and must not go looking. */
+	{
+		struct mm_struct *mm = current->mm;
+
+		current->mm = NULL;
+		left = copy_from_user(buf, (void __user *)(UNMAPPED + 0x70), 8);
+		current->mm = mm;
+	}
+	sig = take_signal(&code, &addr);
+	failed += !report("kernel: a fault with no mm (a kernel thread) fails "
+			  "the copy", left == 8 && !sig && !fault_calls,
+			  "%lu bytes not copied, signal %d, fault calls %d; "
+			  "want 8, 0, 0", left, sig, fault_calls);
 	left = copy_to_user((void __user *)(RO_VMA + 0x78), buf, 8);
 	sig = take_signal(&code, &addr);
 	failed += !report("kernel: copy_to_user into a read-only VMA fails",
