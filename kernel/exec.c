@@ -5,9 +5,9 @@
  * fail: copy argv and envp into the kernel, open and check the file, build
  * the new address space (the program's segments mapped from the file by
  * fs/binfmt_elf.c, the stack with arguments and auxiliary vector) while
- * the old one is still in use. After
- * it: switch to the new mm, drop the old, reset signal handlers, close
- * close-on-exec files, and point the saved user registers at the entry.
+ * the old one is still in use. After it: switch to the new mm, drop the
+ * old, reset signal handlers, close close-on-exec files, and point the
+ * saved user registers at the entry (the loader's, if there is one).
  */
 #include <kernel/sched.h>
 #include <kernel/errno.h>
