@@ -82,17 +82,6 @@ static unsigned long mm_locked_pages(struct mm_struct *mm, unsigned long start,
 	return n;
 }
 
-/* Every page mapped in mm (Linux's mm->total_vm). */
-static unsigned long mm_total_pages(struct mm_struct *mm)
-{
-	struct vm_area_struct *vma;
-	unsigned long n = 0;
-
-	list_for_each_entry(vma, &mm->mmap, vm_list)
-		n += (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
-	return n;
-}
-
 /* For /proc/PID/status's VmLck. */
 unsigned long mm_locked_vm(struct mm_struct *mm)
 {
@@ -328,7 +317,7 @@ SYSCALL_DEFINE1(mlockall, int, flags)
 		return -EPERM;
 	if (!(flags & MCL_CURRENT))
 		return 0;
-	if (mm_total_pages(mm) > lock_limit_pages() && !capable_ipc_lock())
+	if (mm_total_vm(mm) > lock_limit_pages() && !capable_ipc_lock())
 		return -ENOMEM;
 	apply_mlockall_flags(mm, flags);
 	populate_range(mm, 0, TASK_SIZE, true);

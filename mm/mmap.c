@@ -317,6 +317,19 @@ static unsigned long mmap_shared_anon(struct vm_area_struct *vma)
 	return ret;
 }
 
+/* Pages mm maps, all VMAs together (Linux's mm->total_vm); 0 with no mm:
+ * VmSize, /proc/PID/stat's vsize, mlockall's limit. */
+unsigned long mm_total_vm(struct mm_struct *mm)
+{
+	struct vm_area_struct *vma;
+	unsigned long pages = 0;
+
+	if (mm)
+		list_for_each_entry(vma, &mm->mmap, vm_list)
+			pages += (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
+	return pages;
+}
+
 /* Map the free range [addr, addr + len) of mm with vm_flags: file from
  * page pgoff, or anonymous memory. Returns addr, or -errno with nothing
  * mapped (and VM_ACCOUNT's charge returned). exec maps a program with it

@@ -225,7 +225,8 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		return NULL;
 	/* /proc/fail/alloc_reclaim: reclaim everything it can now, as the
 	 * slow path would when memory runs out. */
-	if (may_reclaim(gfp) && should_fail(&fail_alloc_reclaim))
+	if (fault_armed(&fail_alloc_reclaim) && may_reclaim(gfp) &&
+	    should_fail(&fail_alloc_reclaim))
 		try_to_free_pages(~0UL);
 	page = rmqueue(order, reserve);
 	if (!page)

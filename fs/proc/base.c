@@ -119,17 +119,6 @@ static const char *task_state_name(char c)
 	return "X (dead)";
 }
 
-static unsigned long mm_vsize(struct mm_struct *mm)
-{
-	struct vm_area_struct *vma;
-	unsigned long size = 0;
-
-	if (mm)
-		list_for_each_entry(vma, &mm->mmap, vm_list)
-			size += vma->vm_end - vma->vm_start;
-	return size;
-}
-
 /* The signals t ignores and catches (SigIgn, SigCgt; stat fields 33-34). */
 static void task_sig_actions(const struct task_struct *t, sigset_t *ign,
 			     sigset_t *cgt)
@@ -170,7 +159,8 @@ static int pid_stat_show(struct seq_file *m, struct task_struct *t)
 		   t->min_flt, t->cmin_flt, t->maj_flt, t->cmaj_flt,
 		   (unsigned long long)t->utime_ticks,
 		   (unsigned long long)t->cutime_ticks, t->nice,
-		   (unsigned long long)t->start_time, mm_vsize(mm),
+		   (unsigned long long)t->start_time,
+		   mm_total_vm(mm) << PAGE_SHIFT,
 		   mm ? get_mm_rss(mm) : 0, rsslim);
 	seq_printf(m, "%lu %lu %lu 0 0 %llu %llu %llu %llu 0 0 0 %d 0 0 0 0 0 0 ",
 		   mm ? mm->start_code : 0, mm ? mm->end_code : 0,
@@ -218,7 +208,7 @@ static int pid_status_show(struct seq_file *m, struct task_struct *t)
 	if (mm) {
 		unsigned long rss = get_mm_rss(mm) << (PAGE_SHIFT - 10);
 
-		status_kb(m, "VmSize", mm_vsize(mm) >> 10);
+		status_kb(m, "VmSize", mm_total_vm(mm) << (PAGE_SHIFT - 10));
 		status_kb(m, "VmLck", mm_locked_vm(mm) << (PAGE_SHIFT - 10));
 		status_kb(m, "VmHWM", max(t->maxrss_kb, rss));
 		status_kb(m, "VmRSS", rss);
@@ -456,21 +446,6 @@ static const struct file_operations proc_pid_dir_operations = {
 	.iterate = proc_pid_dir_readdir,
 };
 
-/* "123" -> 123; anything else (leading zeros, signs, too long) -> 0. */
-static pid_t name_to_pid(const char *name, unsigned int len)
-{
-	pid_t pid = 0;
-
-	if (!len || len > 9 || name[0] == '0')
-		return 0;
-	for (unsigned int i = 0; i < len; i++) {
-		if (name[i] < '0' || name[i] > '9')
-			return 0;
-		pid = pid * 10 + (name[i] - '0');
-	}
-	return pid;
-}
-
 static struct inode *proc_self_inode(struct super_block *sb)
 {
 	struct inode *inode = new_inode(sb);
@@ -501,7 +476,7 @@ struct dentry *proc_pid_lookup(struct inode *dir, struct dentry *dentry)
 
 	if (len == 4 && !memcmp(name, "self", 4))
 		return proc_instantiate(dentry, proc_self_inode(dir->i_sb));
-	t = find_task_by_pid(name_to_pid(name, len));
+	t = find_task_by_pid(max(proc_name_to_number(name, len), 0L));
 	if (!t || !t->pid)
 		return NULL;
 	return proc_instantiate(dentry, proc_pid_inode(dir->i_sb, t, 0));

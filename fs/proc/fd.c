@@ -119,26 +119,11 @@ struct inode *proc_fd_dir_inode(struct super_block *sb, struct task_struct *t,
 	return inode;
 }
 
-/* "12" -> 12; anything else (signs, leading zeros, too long) -> -1. */
-static long name_to_fd(const char *name, unsigned int len)
-{
-	long fd = 0;
-
-	if (!len || len > 9 || (name[0] == '0' && len > 1))
-		return -1;
-	for (unsigned int i = 0; i < len; i++) {
-		if (name[i] < '0' || name[i] > '9')
-			return -1;
-		fd = fd * 10 + (name[i] - '0');
-	}
-	return fd;
-}
-
 static struct dentry *proc_fd_lookup(struct inode *dir, struct dentry *dentry,
 				     unsigned int flags)
 {
 	struct task_struct *t = find_task_by_pid((pid_t)(long)dir->i_private);
-	long fd = name_to_fd(dentry->d_name.name, dentry->d_name.len);
+	long fd = proc_name_to_number(dentry->d_name.name, dentry->d_name.len);
 	struct file *file;
 	struct inode *inode;
 

@@ -205,6 +205,23 @@ void proc_unlock_tree(void)
 	mutex_unlock(&proc_tree_mutex);
 }
 
+/* A /proc name that is a number, as a pid or fd is written: "12" -> 12,
+ * "0" -> 0; anything else (signs, leading zeros, more than 9 digits, not
+ * a digit) -> -1. */
+long proc_name_to_number(const char *name, unsigned int len)
+{
+	long n = 0;
+
+	if (!len || len > 9 || (name[0] == '0' && len > 1))
+		return -1;
+	for (unsigned int i = 0; i < len; i++) {
+		if (name[i] < '0' || name[i] > '9')
+			return -1;
+		n = n * 10 + (name[i] - '0');
+	}
+	return n;
+}
+
 /*
  * ->setattr of /proc's files. They have no size of their own (a read
  * makes the text afresh), so a truncate succeeds and changes nothing, as

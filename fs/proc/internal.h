@@ -21,6 +21,8 @@ struct proc_dir_entry {
 };
 
 extern struct proc_dir_entry proc_root;
+/* generic.c: "12" -> 12 for a pid or fd name; -1 if not such a number. */
+long proc_name_to_number(const char *name, unsigned int len);
 /* generic.c: the files' ->setattr (a size is dropped, as on Linux); the
  * registered files', and /proc/PID's (no mode change either). */
 extern const struct inode_operations proc_file_inode_operations;

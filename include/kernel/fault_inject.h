@@ -13,6 +13,7 @@
 #ifndef _KERNEL_FAULT_INJECT_H
 #define _KERNEL_FAULT_INJECT_H
 
+#include <kernel/compiler.h>
 #include <kernel/types.h>
 
 struct fault_attr {
@@ -34,5 +35,11 @@ extern struct fault_attr fail_alloc_reclaim;
 
 /* Count one event; true when this one is to fail (and log it). */
 bool should_fail(struct fault_attr *attr);
+
+/* Is attr armed at all? For a hot path, before it counts an event. */
+static inline bool fault_armed(const struct fault_attr *attr)
+{
+	return READ_ONCE(attr->countdown) != 0;
+}
 
 #endif

@@ -50,6 +50,8 @@ void vma_set_file(struct vm_area_struct *vma, struct file *file);
 unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len);
 /* Unmap [start, start+len): splits VMAs at the edges. 0 or -errno. */
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
+/* Pages mapped by all of mm's VMAs (0 for NULL): Linux's total_vm. */
+unsigned long mm_total_vm(struct mm_struct *mm);
 /* Map [addr, addr + len), free, of mm: file from page pgoff or anonymous.
  * addr, or -errno with nothing mapped. */
 unsigned long mmap_region(struct mm_struct *mm, struct file *file,

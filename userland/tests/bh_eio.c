@@ -30,6 +30,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,6 +145,20 @@ static int junk_on_free_blocks(void)
 	return 0;
 }
 
+/* Cases 2 and 3 need blocks smaller than a page, and junk on the free
+ * blocks: false (their n checks skipped as what) with one block a page. */
+static bool small_blocks_on_junk(int n, const char *what)
+{
+	if (bs >= PAGE) {
+		for (int i = 0; i < n; i++)
+			skip("one block a page", "%s", what);
+		return false;
+	}
+	if (junk_on_free_blocks() < 0)
+		die("bh_eio.junk");
+	return true;
+}
+
 static void failed_read_inside_a_block(void)
 {
 	const char *what = "100 bytes inside a block whose read fails";
@@ -173,14 +188,8 @@ static void failed_read_after_a_new_block(void)
 	const char *what = "a write across a hole and a block whose read fails";
 	int fd;
 
-	if (bs >= PAGE) {
-		for (int i = 0; i < 5; i++)
-			skip("one block a page", "a new block beside a failed "
-			     "read");
+	if (!small_blocks_on_junk(5, "a new block beside a failed read"))
 		return;
-	}
-	if (junk_on_free_blocks() < 0)
-		die("bh_eio.junk");
 	memset(want, 0, PAGE);
 	memset(want + bs, 'b', (size_t)bs);
 	memset(want + PAGE - bs, 'c', (size_t)bs);
@@ -212,14 +221,8 @@ static void failed_alloc_after_a_new_block(void)
 	char buf[200];
 	int fd;
 
-	if (bs >= PAGE) {
-		for (int i = 0; i < 3; i++)
-			skip("one block a page", "a new block beside a failed "
-			     "allocation");
+	if (!small_blocks_on_junk(3, "a new block beside a failed allocation"))
 		return;
-	}
-	if (junk_on_free_blocks() < 0)
-		die("bh_eio.junk");
 	memset(want, 0, PAGE);
 	memset(want + 3 * bs, 'c', (size_t)bs);
 	fd = open("bh_eio.3", O_CREAT | O_RDWR | O_TRUNC, 0644);

@@ -14,8 +14,8 @@
  * The borrowed address space's VMAs use test_vm_ops, whose fault records
  * its flags and fails with VM_FAULT_SIGBUS: a fault that reaches it was
  * judged allowed, and no page is ever mapped (nor is paging's code used).
- * One VMA's fault fails with VM_FAULT_OOM instead (oom_vm_ops), one with
- * VM_FAULT_SIGSEGV (segv_vm_ops).
+ * The fault of OOM_VMA fails with VM_FAULT_OOM instead, SEGV_VMA's with
+ * VM_FAULT_SIGSEGV.
  *
  * One line per case: "fault_test: ok - GROUP: what" or "fault_test: not
  * ok - GROUP: what (got ..., want ...)"; lab/boot-traps/tests.list
@@ -48,37 +48,21 @@
 
 static int fault_calls, fault_flags;
 
+/* Records the call; fails as the VMA says: the OOM and SEGV VMAs with
+ * their error, every other with VM_FAULT_SIGBUS. */
 static int test_fault(struct vm_fault *vmf)
 {
 	fault_calls++;
 	fault_flags = vmf->flags;
+	if (vmf->vma->vm_start == OOM_VMA)
+		return VM_FAULT_OOM;
+	if (vmf->vma->vm_start == SEGV_VMA)
+		return VM_FAULT_SIGSEGV;
 	return VM_FAULT_SIGBUS;
-}
-
-static int test_fault_oom(struct vm_fault *vmf)
-{
-	fault_calls++;
-	fault_flags = vmf->flags;
-	return VM_FAULT_OOM;
 }
 
 static const struct vm_operations_struct test_vm_ops = {
 	.fault = test_fault,
-};
-
-static const struct vm_operations_struct oom_vm_ops = {
-	.fault = test_fault_oom,
-};
-
-static int test_fault_segv(struct vm_fault *vmf)
-{
-	fault_calls++;
-	fault_flags = vmf->flags;
-	return VM_FAULT_SIGSEGV;
-}
-
-static const struct vm_operations_struct segv_vm_ops = {
-	.fault = test_fault_segv,
 };
 
 struct fault_case {
@@ -267,9 +251,7 @@ static struct mm_struct *borrow_mm(void)
 			mmput(mm);
 			return NULL;
 		}
-		vma->vm_ops = vmas[i].start == OOM_VMA	? &oom_vm_ops
-			      : vmas[i].start == SEGV_VMA ? &segv_vm_ops
-							  : &test_vm_ops;
+		vma->vm_ops = &test_vm_ops;
 	}
 	current->mm = mm;
 	switch_to_mm(mm);
