@@ -122,7 +122,8 @@ __noreturn void do_exit(long code)
 	reparent_children(t);
 	tty_session_leader_exit(t);
 	t->exit_code = code;
-	if (parent_ignores_children(t->parent)) {
+	/* Nobody waits for a kernel thread: it reaps itself. */
+	if (parent_ignores_children(t->parent) || t->flags & PF_KTHREAD) {
 		t->exit_state = EXIT_DEAD;
 		unhash_task(t);
 		wake_up(&t->parent->wait_chldexit);
@@ -160,6 +161,7 @@ static void account_reaped(struct task_struct *parent, struct task_struct *c)
 	parent->cutime_ticks += c->utime_ticks + c->cutime_ticks;
 	parent->cstime_ticks += c->stime_ticks + c->cstime_ticks;
 	parent->cnvcsw += c->nvcsw + c->cnvcsw;
+	parent->cnivcsw += c->nivcsw + c->cnivcsw;
 	parent->cmin_flt += c->min_flt + c->cmin_flt;
 	parent->cmaj_flt += c->maj_flt + c->cmaj_flt;
 	parent->cmaxrss_kb = max(parent->cmaxrss_kb,

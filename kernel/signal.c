@@ -510,7 +510,7 @@ void exit_to_user_mode(struct pt_regs *regs)
 {
 	for (;;) {
 		local_irq_disable();
-		if (current->need_resched) {
+		if (need_resched()) {
 			local_irq_enable();
 			schedule();
 			continue;

@@ -579,7 +579,8 @@ static struct rusage_timeval ticks_to_timeval(u64 ticks)
 
 /*
  * The tick does not tell user from system time, so all CPU time is
- * counted as user time; ru_nvcsw counts every switch away from the task.
+ * counted as user time. ru_nvcsw counts the switches where the task went to
+ * sleep, ru_nivcsw those where it was switched out still runnable.
  */
 void getrusage(struct task_struct *t, int who, struct rusage *r)
 {
@@ -590,6 +591,7 @@ void getrusage(struct task_struct *t, int who, struct rusage *r)
 		utime = t->cutime_ticks;
 		stime = t->cstime_ticks;
 		r->ru_nvcsw = t->cnvcsw;
+		r->ru_nivcsw = t->cnivcsw;
 		r->ru_maxrss = t->cmaxrss_kb;
 		r->ru_minflt = t->cmin_flt;
 		r->ru_majflt = t->cmaj_flt;
@@ -600,6 +602,7 @@ void getrusage(struct task_struct *t, int who, struct rusage *r)
 		utime += t->utime_ticks;
 		stime += t->stime_ticks;
 		r->ru_nvcsw += t->nvcsw;
+		r->ru_nivcsw += t->nivcsw;
 		r->ru_minflt += t->min_flt;
 		r->ru_majflt += t->maj_flt;
 		r->ru_maxrss = max((unsigned long)r->ru_maxrss, t->maxrss_kb);

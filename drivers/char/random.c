@@ -102,8 +102,7 @@ static ssize_t random_read_iter(struct file *file, struct iov_iter *to,
 		if (done && done % PAGE_SIZE == 0) {
 			if (signal_pending(current))
 				break;
-			if (current->need_resched)
-				schedule();
+			cond_resched();
 		}
 		random_fill(chunk, n);
 		copied = copy_to_iter(chunk, n, to);

@@ -221,7 +221,7 @@ static int pid_status_show(struct seq_file *m, struct task_struct *t)
 		   (unsigned long long)t->signal.blocked,
 		   (unsigned long long)ign, (unsigned long long)cgt);
 	seq_printf(m, "voluntary_ctxt_switches:\t%lu\n"
-		      "nonvoluntary_ctxt_switches:\t0\n", t->nvcsw);
+		      "nonvoluntary_ctxt_switches:\t%lu\n", t->nvcsw, t->nivcsw);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #define PERCPU_KERNEL_SP 16	/* top of current's kernel stack */
 #define PERCPU_USER_SP 24	/* scratch: user rsp during syscall entry */
 #define PERCPU_PREEMPT_COUNT 32	/* <kernel/preempt.h> */
+#define PERCPU_NEED_RESCHED 36	/* <kernel/preempt.h> */
 
 #ifndef __ASSEMBLY__
 #include <kernel/types.h>
@@ -23,6 +24,7 @@ struct percpu {
 	unsigned long kernel_sp;
 	unsigned long user_sp;
 	int preempt_count;
+	int need_resched;
 };
 
 extern struct percpu boot_cpu;

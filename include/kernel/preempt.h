@@ -1,10 +1,26 @@
 /*
- * preempt_count, Linux's per-CPU count of reasons the running code must
- * not sleep: one per spinlock held (spin_lock calls preempt_disable), and
- * HARDIRQ_OFFSET while an interrupt handler runs (irq_enter). pagelab's
- * kernel is not preemptible yet, so nothing reschedules when the count
- * drops to 0; today it feeds the checks:
+ * Kernel preemption, Linux's CONFIG_PREEMPT model.
  *
+ * preempt_count is the per-CPU count of reasons the running code must not
+ * be switched out: one per spinlock held (spin_lock calls preempt_disable),
+ * and HARDIRQ_OFFSET while an interrupt handler runs (irq_enter).
+ * need_resched is the per-CPU request to switch (the timer tick sets it
+ * when another task waits for the CPU). With preempt=full (the default) a
+ * task in the kernel is switched out as soon as both allow it:
+ *
+ *	on the way back from an interrupt or exception into kernel code that
+ *	had interrupts on (preempt_schedule_irq, arch/x86/kernel/traps.c);
+ *	at the preempt_enable() that brings the count back to 0 (the end of
+ *	a spinlock section), when interrupts are on (preempt_schedule).
+ *
+ * So kernel data shared between tasks needs a lock even where nothing
+ * sleeps: a spinlock (or preempt_disable()) where the section is short and
+ * must not sleep, a mutex where it may. With preempt=none a task in the
+ * kernel runs until it sleeps, returns to user mode, or calls
+ * cond_resched(); that is how pagelab ran before, and a race that shows
+ * only with preempt=full is a missing lock.
+ *
+ * The count also feeds the checks:
  *	might_sleep()	at the top of anything that can sleep (mutex_lock,
  *			lock_page): "BUG: sleeping function called from
  *			invalid context" when a spinlock is held or in an
@@ -36,8 +52,35 @@ static inline void preempt_count_add(int v)
 			 "ir"(v) : "memory", "cc");
 }
 
+/* This CPU's request to reschedule (set by the tick, cleared by schedule). */
+static inline bool need_resched(void)
+{
+	int r;
+
+	__asm__ volatile("movl %%gs:%c1, %0" : "=r"(r)
+			 : "i"(PERCPU_NEED_RESCHED));
+	return r;
+}
+
+static inline void set_need_resched(bool on)
+{
+	__asm__ volatile("movl %1, %%gs:%c0" : : "i"(PERCPU_NEED_RESCHED),
+			 "r"((int)on) : "memory");
+}
+
+/* kernel/sched/core.c */
+extern bool preempt_full;	/* preempt=full (default) or none */
+void preempt_schedule(void);	/* switch if allowed and asked */
+
 #define preempt_disable() preempt_count_add(1)
-#define preempt_enable() preempt_count_add(-1)
+/* Leave the section without switching (the caller is about to). */
+#define preempt_enable_no_resched() preempt_count_add(-1)
+#define preempt_enable()                                                \
+	do {                                                            \
+		preempt_count_add(-1);                                  \
+		if (unlikely(need_resched()) && preempt_count() == 0)   \
+			preempt_schedule();                             \
+	} while (0)
 #define irq_enter() preempt_count_add(HARDIRQ_OFFSET)
 #define irq_exit() preempt_count_add(-HARDIRQ_OFFSET)
 
@@ -52,5 +95,9 @@ __cold __noreturn void __might_sleep_bug(const char *file, int line);
 		if (unlikely(in_atomic()))                              \
 			__might_sleep_bug(__FILE__, __LINE__);          \
 	} while (0)
+
+/* A point where a long kernel loop gives the CPU away if it is wanted
+ * (needed with preempt=none; harmless with full). */
+void cond_resched(void);
 
 #endif

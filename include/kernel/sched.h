@@ -4,9 +4,9 @@
  * A task is a process with one thread: its kernel stack, saved registers,
  * address space (mm), open files (files), cwd/root/umask (fs), identity
  * (cred), signal state and family links. current is the running task.
- * The kernel is not preemptible: a task in the kernel runs until it sleeps
- * (schedule()) or returns to user mode, where a pending reschedule (the
- * timer tick sets need_resched) or signal is acted on.
+ * A task in the kernel runs until it sleeps (schedule()), returns to user
+ * mode (where a pending reschedule or signal is acted on), or, with
+ * preempt=full, is preempted (<kernel/preempt.h>).
  */
 #ifndef _KERNEL_SCHED_H
 #define _KERNEL_SCHED_H
@@ -46,7 +46,6 @@ struct task_struct {
 	char comm[TASK_COMM_LEN];
 	unsigned long thread_sp;	/* saved kernel rsp while switched out */
 	void *stack;	/* kernel stack, THREAD_SIZE bytes */
-	bool need_resched;
 	unsigned int flags;	/* PF_* */
 	int lockdep_depth;	/* mutexes held (more than MAX_LOCK_DEPTH:
 				 * only the first are listed) */
@@ -78,11 +77,12 @@ struct task_struct {
 	unsigned long robust_list;	/* set_robust_list: kept, not walked */
 	u64 utime_ticks, stime_ticks;
 	u64 start_time;	/* jiffies at fork (/proc/PID/stat's starttime) */
-	unsigned long nvcsw;	/* times switched out (schedule() calls) */
+	unsigned long nvcsw;	/* times it gave up the CPU (slept, yielded) */
+	unsigned long nivcsw;	/* times it was preempted */
 	/* Reaped children's CPU time and switches (with their own reaped
 	 * children's): times(), RUSAGE_CHILDREN. */
 	u64 cutime_ticks, cstime_ticks;
-	unsigned long cnvcsw;
+	unsigned long cnvcsw, cnivcsw;
 	/* Page faults that did (maj) or did not (min) wait for the disk
 	 * (handle_mm_fault); the c* ones: reaped children's, as above. */
 	unsigned long min_flt, maj_flt, cmin_flt, cmaj_flt;
@@ -114,6 +114,8 @@ extern struct list_head task_list;	/* every task but init_task */
 
 void sched_init(void);
 void schedule(void);
+/* Preempt the interrupted kernel code if a switch is due (traps.c). */
+void preempt_schedule_irq(void);
 /* Make a sleeping task runnable. */
 void wake_up_process(struct task_struct *t);
 /* Called from the timer tick: account time, maybe ask to reschedule. */

@@ -4,8 +4,11 @@
  * Round robin: runnable tasks wait on run_queue in FIFO order; the timer
  * tick gives each a slice of one tick before need_resched is set. The idle
  * task (init_task, pid 0) runs only when the queue is empty and halts until
- * the next interrupt. The kernel is not preemptible: need_resched is acted
- * on when a task returns to user mode (exit_to_user_mode) or sleeps.
+ * the next interrupt. need_resched is acted on when a task returns to user
+ * mode (exit_to_user_mode) or sleeps, and with preempt=full also in the
+ * kernel, wherever <kernel/preempt.h> allows it: a preempted task goes to
+ * the back of the queue whatever its state says, since it may have set
+ * TASK_INTERRUPTIBLE and not yet reached its own schedule() call.
  *
  * Locking: rq_lock with interrupts off guards run_queue and task states,
  * since interrupt handlers wake tasks.
@@ -14,6 +17,8 @@
 #include <kernel/percpu.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
+#include <kernel/errno.h>
+#include <kernel/param.h>
 #include <kernel/string.h>
 #include <asm/desc.h>
 #include <asm/processor.h>
@@ -143,7 +148,7 @@ static __cold __noreturn void schedule_bug(void)
 	panic("scheduling while atomic");
 }
 
-void __sched schedule(void)
+static void __sched __schedule(bool preempt)
 {
 	struct task_struct *prev = current, *next;
 	unsigned long flags;
@@ -151,15 +156,19 @@ void __sched schedule(void)
 	if (unlikely(preempt_count()))
 		schedule_bug();
 	spin_lock_irqsave(&rq_lock, flags);
-	prev->need_resched = false;
-	if (prev->state == TASK_RUNNING && prev != &init_task)
+	set_need_resched(false);
+	if ((preempt || prev->state == TASK_RUNNING) && prev != &init_task)
 		enqueue(prev);
 	next = pick_next_task();
 	if (next == prev) {
 		spin_unlock_irqrestore(&rq_lock, flags);
 		return;
 	}
-	prev->nvcsw++;
+	/* Linux's rule: a switch is voluntary when the task goes to sleep. */
+	if (!preempt && prev->state != TASK_RUNNING)
+		prev->nvcsw++;
+	else
+		prev->nivcsw++;
 	switch_mm(prev, next);
 	switch_fpu_and_stack(prev, next);
 	boot_cpu.current_task = next;
@@ -167,6 +176,51 @@ void __sched schedule(void)
 	/* Back on prev's stack, some time later. */
 	schedule_tail_locked();
 	spin_unlock_irqrestore(&rq_lock, flags);
+}
+
+void __sched schedule(void)
+{
+	__schedule(false);
+}
+
+bool preempt_full = true;
+
+static int set_preempt(const char *val)
+{
+	if (strcmp(val, "full") && strcmp(val, "none"))
+		return -EINVAL;
+	preempt_full = !strcmp(val, "full");
+	return 0;
+}
+__setup("preempt", set_preempt);
+
+/* From preempt_enable(): the count just reached 0 and a switch is due. */
+void __sched preempt_schedule(void)
+{
+	if (!preempt_full || preempt_count() || irqs_disabled())
+		return;
+	do
+		__schedule(true);
+	while (need_resched());
+}
+
+/*
+ * From an interrupt or exception about to return into kernel code that
+ * had interrupts on: interrupts are off here and stay off across the
+ * switch (the next task turns them back on as it leaves its own switch).
+ */
+void __sched preempt_schedule_irq(void)
+{
+	if (!preempt_full || preempt_count())
+		return;
+	while (need_resched())
+		__schedule(true);
+}
+
+void __sched cond_resched(void)
+{
+	if (need_resched() && !preempt_count())
+		__schedule(true);
 }
 
 /* After a switch, with rq_lock held: free a task that exited. */
@@ -205,7 +259,7 @@ void scheduler_tick(void)
 
 	t->utime_ticks++;
 	if (!list_empty(&run_queue) || t == &init_task)
-		t->need_resched = true;
+		set_need_resched(true);
 }
 
 /* pid 0: run whatever is runnable, else halt until an interrupt. */

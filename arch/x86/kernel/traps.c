@@ -127,4 +127,6 @@ void do_interrupt(struct pt_regs *regs)
 	}
 	if (user_mode(regs))
 		exit_to_user_mode(regs);
+	else if (regs->rflags & X86_EFLAGS_IF)
+		preempt_schedule_irq();
 }

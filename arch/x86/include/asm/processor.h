@@ -113,6 +113,11 @@ static inline unsigned long local_save_flags(void)
 	return f;
 }
 
+static inline bool irqs_disabled(void)
+{
+	return !(local_save_flags() & X86_EFLAGS_IF);
+}
+
 /* Disable interrupts, returning whether they were on (for restore). */
 static inline unsigned long local_irq_save(void)
 {
