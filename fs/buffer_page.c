@@ -214,7 +214,7 @@ int block_read_full_page(struct page *page, get_block_t *get_block)
 	unsigned int bbits = inode->i_blkbits, blocksize = 1U << bbits;
 	sector_t iblock = (sector_t)page->index << (PAGE_SHIFT - bbits);
 	sector_t lblock = (i_size_read(inode) + blocksize - 1) >> bbits;
-	struct buffer_head *head, *bh, *arr[PAGE_SIZE / 512];
+	struct buffer_head *head, *bh, *arr[MAX_BUF_PER_PAGE];
 	int nr = 0, err = 0;
 
 	head = get_page_buffers(page, blocksize);
@@ -334,7 +334,7 @@ int __block_write_full_page(struct inode *inode, struct page *page,
 	sector_t block = (sector_t)page->index << (PAGE_SHIFT - bbits);
 	sector_t nr_blocks = (i_size_read(inode) + blocksize - 1) >> bbits;
 	struct address_space *mapping = page->mapping;
-	struct buffer_head *head, *bh, *next;
+	struct buffer_head *head, *bh, *arr[MAX_BUF_PER_PAGE];
 	int err = 0, nr = 0;
 	bool undecided = false;
 
@@ -378,6 +378,7 @@ int __block_write_full_page(struct inode *inode, struct page *page,
 			if (test_clear_buffer_dirty(bh)) {
 				bh->b_end_io = end_buffer_async_write;
 				set_buffer_async_write(bh);
+				arr[nr++] = bh;
 			} else {
 				unlock_buffer(bh);
 			}
@@ -389,16 +390,12 @@ int __block_write_full_page(struct inode *inode, struct page *page,
 	set_page_writeback(page);
 	unlock_page(page);
 	/* Writeback keeps the buffers attached (try_to_free_buffers refuses
-	 * a page under writeback), but read next before each submit anyway:
-	 * the last completion ends the page's writeback. */
-	do {
-		next = bh->b_this_page;
-		if (buffer_async_write(bh)) {
-			submit_bh(REQ_OP_WRITE, bh);
-			nr++;
-		}
-		bh = next;
-	} while (bh != head);
+	 * a page under writeback) only until the last write completes, which
+	 * may be before submit_bh returns, and then anyone may lock the page
+	 * and free them: so no buffer is touched after the last submit, not
+	 * even to walk b_this_page (a preempted walk read freed buffers). */
+	for (int i = 0; i < nr; i++)
+		submit_bh(REQ_OP_WRITE, arr[i]);
 	if (!nr)
 		end_page_writeback(page);
 	if (err)

@@ -119,6 +119,11 @@ __noreturn void do_exit(long code)
 		put_fs_struct(t->fs);
 	t->files = NULL;
 	t->fs = NULL;
+	/* From here to the last switch, no preemption: once the parent can
+	 * see the zombie it may reap it and free this stack, which must not
+	 * happen while the task still runs on it (or waits on the run
+	 * queue to). schedule_dead() re-enables it with interrupts off. */
+	preempt_disable();
 	reparent_children(t);
 	tty_session_leader_exit(t);
 	t->exit_code = code;

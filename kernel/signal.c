@@ -32,6 +32,7 @@
 #include <kernel/jiffies.h>
 #include <kernel/uaccess.h>
 #include <asm/desc.h>
+#include <asm/traps.h>
 #include <fs/dcache.h>
 #include <fs/fs.h>
 #include <mm/mmap.h>
@@ -433,8 +434,12 @@ static void show_signal_msg(int sig, siginfo_t *info, struct pt_regs *regs)
 	if (info && info->si_code > 0 && (sig == SIGSEGV || sig == SIGBUS ||
 				       sig == SIGILL || sig == SIGFPE)) {
 		print_vma_addr(in, sizeof(in), info->fault.addr);
-		snprintf(addr, sizeof(addr), ", address %lx%s",
-			 (unsigned long)info->fault.addr, in);
+		snprintf(addr, sizeof(addr), ", address %lx%s, si_code %d",
+			 (unsigned long)info->fault.addr, in, info->si_code);
+		/* From a page fault: what the CPU said (Linux's "error"). */
+		if (regs->vector == X86_TRAP_PF)
+			snprintf(addr + strlen(addr), sizeof(addr) - strlen(addr),
+				 ", page fault error 0x%lx", regs->error_code);
 	}
 	pr_info("%s[%d]: killed by signal %d at ip %lx%s%s\n", t->comm,
 		t->pid, sig, regs->rip, where, addr);

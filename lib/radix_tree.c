@@ -19,6 +19,7 @@
  * against lookups (the page cache uses mapping->tree_lock).
  */
 #include <kernel/radix_tree.h>
+#include <kernel/spinlock.h>
 #include <kernel/errno.h>
 #include <kernel/string.h>
 #include <mm/slab.h>
@@ -43,20 +44,53 @@ static unsigned long height_maxindex(unsigned int height)
 /*
  * Nodes set aside by radix_tree_preload for an insertion made under a
  * spinlock, where kmalloc may not sleep to reclaim memory. Linux keeps one
- * pool per CPU and disables preemption between preload and insert; pagelab
- * has one CPU and a kernel that is not preemptible, so one pool is the same
- * thing: nothing else can run between a preload and the insert that follows
- * it as long as the caller does not sleep in between.
+ * pool per CPU and returns from the preload with preemption disabled, so
+ * the nodes are still there at the insert. pagelab keeps one pool for all,
+ * under its own lock, and its callers stay preemptible: another task may
+ * take the nodes between a preload and the insert that follows it, and
+ * the insert then allocates with GFP_ATOMIC (which rarely fails: it may
+ * use the reserve). The pool lock nests inside any tree's lock.
  */
 static struct {
 	unsigned int nr;
 	struct radix_tree_node *nodes[RADIX_TREE_MAX_HEIGHT];
 } preload_pool;
+static DEFINE_SPINLOCK(preload_lock);
+
+static struct radix_tree_node *pool_take(void)
+{
+	struct radix_tree_node *node = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&preload_lock, flags);
+	if (preload_pool.nr)
+		node = preload_pool.nodes[--preload_pool.nr];
+	spin_unlock_irqrestore(&preload_lock, flags);
+	return node;
+}
+
+/* Keep node (zeroed) in the pool if it has room; false if it had none. */
+static bool pool_give(struct radix_tree_node *node)
+{
+	unsigned long flags;
+	bool kept = false;
+
+	memset(node, 0, sizeof(*node));
+	spin_lock_irqsave(&preload_lock, flags);
+	if (preload_pool.nr < RADIX_TREE_MAX_HEIGHT) {
+		preload_pool.nodes[preload_pool.nr++] = node;
+		kept = true;
+	}
+	spin_unlock_irqrestore(&preload_lock, flags);
+	return kept;
+}
 
 static struct radix_tree_node *node_alloc(void)
 {
-	if (preload_pool.nr)
-		return preload_pool.nodes[--preload_pool.nr];
+	struct radix_tree_node *node = pool_take();
+
+	if (node)
+		return node;
 	/* Not preloaded (or a bigger tree than the preload foresaw): the
 	 * caller may hold a spinlock, so do not sleep; may use the reserve. */
 	return kzalloc(sizeof(struct radix_tree_node), GFP_ATOMIC);
@@ -64,18 +98,16 @@ static struct radix_tree_node *node_alloc(void)
 
 static void node_free(struct radix_tree_node *node)
 {
-	if (preload_pool.nr < RADIX_TREE_MAX_HEIGHT) {
-		memset(node, 0, sizeof(*node));
-		preload_pool.nodes[preload_pool.nr++] = node;
-	} else {
+	if (!pool_give(node))
 		kfree(node);
-	}
 }
 
 void radix_tree_drain_preloads(void)
 {
-	while (preload_pool.nr)
-		kfree(preload_pool.nodes[--preload_pool.nr]);
+	struct radix_tree_node *node;
+
+	while ((node = pool_take()))
+		kfree(node);
 }
 
 int radix_tree_preload(gfp_t gfp)
@@ -84,15 +116,18 @@ int radix_tree_preload(gfp_t gfp)
 	 * callers' error paths (add_to_page_cache) are rarely run else. */
 	if (should_fail(&fail_radix_preload))
 		return -ENOMEM;
-	while (preload_pool.nr < RADIX_TREE_MAX_HEIGHT) {
+	while (READ_ONCE(preload_pool.nr) < RADIX_TREE_MAX_HEIGHT) {
 		struct radix_tree_node *node =
 			kzalloc(sizeof(struct radix_tree_node), gfp);
 
 		if (!node)
 			return -ENOMEM;
 		/* kzalloc may have reclaimed page cache, and the nodes that
-		 * freed refilled the pool meanwhile. */
-		node_free(node);
+		 * freed refilled the pool meanwhile: full is full. */
+		if (!pool_give(node)) {
+			kfree(node);
+			break;
+		}
 	}
 	return 0;
 }

@@ -14,7 +14,9 @@
 #                      kernel: scripts/check-lab)
 #   pl_drive           the -drive argument of a disk image (aio=io_uring
 #                      where this host's QEMU can use it)
-#   pl_qemu_boot_args  -kernel/-append/-initrd, or -cdrom for a GRUB ISO
+#   pl_qemu_boot_args  -kernel/-append/-initrd, or -cdrom for a GRUB ISO;
+#                      PAGELAB_CMDLINE's words go before every boot's own
+#                      command line (e.g. preempt_stress=4 for a whole run)
 #   pl_mkiso           a GRUB ISO with a given command line, rebuilt when stale
 #   pl_decode_exit     QEMU's exit code -> what the guest did
 #
@@ -124,6 +126,9 @@ proc pl_drive {img} {
 #   initrd  path of the initramfs, or "" for none
 #   iso     (iso mode) path where the ISO is built
 proc pl_qemu_boot_args {mode kernel cmdline initrd {iso ""}} {
+	if {[info exists ::env(PAGELAB_CMDLINE)] && $::env(PAGELAB_CMDLINE) ne ""} {
+		set cmdline [string trim "$::env(PAGELAB_CMDLINE) $cmdline"]
+	}
 	if {$mode eq "iso"} {
 		pl_mkiso $kernel $iso $cmdline $initrd
 		return [list -boot d -cdrom $iso]

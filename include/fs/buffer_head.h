@@ -46,6 +46,9 @@ struct buffer_head;
  * interrupt handler: must not sleep. */
 typedef void(bh_end_io_t)(struct buffer_head *bh, int uptodate);
 
+/* The most buffers a page can have: 512-byte blocks. */
+#define MAX_BUF_PER_PAGE (PAGE_SIZE / 512)
+
 struct buffer_head {
 	unsigned long b_state;	/* BH_* bits */
 	struct buffer_head *b_this_page;	/* the page's ring */

@@ -20,6 +20,12 @@
  * cond_resched(); that is how pagelab ran before, and a race that shows
  * only with preempt=full is a missing lock.
  *
+ * preempt_stress=N[,SEED] makes such races show: at each of those points
+ * the task is switched out with a chance of 1 in N even when nobody asked
+ * (a pseudo-random choice from SEED), so the window just after every
+ * spinlock section is tried again and again. A test setting, for finding
+ * races, as Linux's CONFIG_PREEMPT with a very fast tick would be.
+ *
  * The count also feeds the checks:
  *	might_sleep()	at the top of anything that can sleep (mutex_lock,
  *			lock_page): "BUG: sleeping function called from
@@ -70,6 +76,7 @@ static inline void set_need_resched(bool on)
 
 /* kernel/sched/core.c */
 extern bool preempt_full;	/* preempt=full (default) or none */
+extern unsigned int preempt_stress;	/* preempt_stress=N (0: off) */
 void preempt_schedule(void);	/* switch if allowed and asked */
 
 #define preempt_disable() preempt_count_add(1)
@@ -78,7 +85,8 @@ void preempt_schedule(void);	/* switch if allowed and asked */
 #define preempt_enable()                                                \
 	do {                                                            \
 		preempt_count_add(-1);                                  \
-		if (unlikely(need_resched()) && preempt_count() == 0)   \
+		if (unlikely(need_resched() || preempt_stress) &&      \
+		    preempt_count() == 0)                               \
 			preempt_schedule();                             \
 	} while (0)
 #define irq_enter() preempt_count_add(HARDIRQ_OFFSET)

@@ -1,8 +1,8 @@
 /*
- * Spinlocks. pagelab runs one CPU today, but locks are written as if SMP
- * were here: a real test-and-set lock, and the _irqsave forms disable
- * interrupts so an interrupt handler taking the same lock cannot deadlock.
- * Holding one counts in preempt_count (<kernel/preempt.h>): no sleeping
+ * Spinlocks: a test-and-set lock, written for several CPUs; the _irqsave
+ * forms disable interrupts so an interrupt handler taking the same lock
+ * cannot deadlock. Holding one counts in preempt_count
+ * (<kernel/preempt.h>): the holder is not preempted, and must not sleep,
  * until it is released.
  */
 #ifndef _KERNEL_SPINLOCK_H
@@ -58,10 +58,13 @@ static inline bool spin_is_locked(spinlock_t *l)
 		spin_lock(l);                 \
 	} while (0)
 
+/* Interrupts back on before preemption is: a switch the section held
+ * off can then happen at once, not at the next tick. */
 static inline void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags)
 {
-	spin_unlock(l);
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
 	local_irq_restore(flags);
+	preempt_enable();
 }
 
 #endif

@@ -194,10 +194,41 @@ static int set_preempt(const char *val)
 }
 __setup("preempt", set_preempt);
 
+unsigned int preempt_stress;
+static u64 stress_seed = 1;
+
+static int set_preempt_stress(const char *val)
+{
+	char *end;
+
+	preempt_stress = simple_strtoul(val, &end, 10);
+	if (*end == ',')
+		stress_seed = simple_strtoul(end + 1, &end, 10) | 1;
+	return *end ? -EINVAL : 0;
+}
+__setup("preempt_stress", set_preempt_stress);
+
+/* Switch without being asked? (xorshift64: a run repeats by its seed,
+ * as far as interrupts arrive at the same points.) */
+static bool stress_switch(void)
+{
+	u64 x = stress_seed;
+
+	if (!preempt_stress)
+		return false;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	stress_seed = x;
+	return x % preempt_stress == 0;
+}
+
 /* From preempt_enable(): the count just reached 0 and a switch is due. */
 void __sched preempt_schedule(void)
 {
 	if (!preempt_full || preempt_count() || irqs_disabled())
+		return;
+	if (!need_resched() && !stress_switch())
 		return;
 	do
 		__schedule(true);
@@ -213,6 +244,8 @@ void __sched preempt_schedule_irq(void)
 {
 	if (!preempt_full || preempt_count())
 		return;
+	if (stress_switch())
+		__schedule(true);
 	while (need_resched())
 		__schedule(true);
 }
@@ -245,6 +278,7 @@ void schedule_tail(void)
 __noreturn void schedule_dead(void)
 {
 	local_irq_disable();
+	preempt_enable_no_resched();	/* do_exit's: the switch needs 0 */
 	/* A zombie's task_struct stays for wait4; a self-reaped one goes. */
 	if (current->exit_state == EXIT_DEAD)
 		dead_task = current;

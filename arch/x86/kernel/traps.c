@@ -79,12 +79,12 @@ static void user_exception(struct pt_regs *regs)
 	}
 }
 
-static void do_exception(struct pt_regs *regs)
+static void do_exception(struct pt_regs *regs, unsigned long cr2)
 {
 	const char *name = exception_names[regs->vector];
 
 	if (regs->vector == X86_TRAP_PF) {
-		do_page_fault(regs, read_cr2());
+		do_page_fault(regs, cr2);
 		return;
 	}
 	if (user_mode(regs) && regs->vector != X86_TRAP_DF &&
@@ -111,11 +111,16 @@ void do_interrupt(struct pt_regs *regs)
 	 * restores it). */
 	user_access_end();
 	if (regs->vector < 32) {
+		/* CR2 first, while interrupts are still off: once they are
+		 * on, a tick may preempt us, and the next task's page fault
+		 * would overwrite it. */
+		unsigned long cr2 = read_cr2();
+
 		/* Exceptions may sleep (a fault reading a page): allow
 		 * interrupts again if the interrupted code had them. */
 		if (regs->rflags & X86_EFLAGS_IF)
 			local_irq_enable();
-		do_exception(regs);
+		do_exception(regs, cr2);
 		local_irq_disable();
 	} else if (regs->vector < IRQ_BASE + NR_IRQS) {
 		irq_enter();	/* no sleeping in a handler */
