@@ -229,8 +229,7 @@ static void commit_exec(struct linux_binprm *bprm, struct pt_regs *regs)
 	if (t->files)
 		do_close_on_exec(t->files);
 	t->fs_base = 0;
-	fpu_init_task(t);
-	__asm__ volatile("fxrstor %0" : : "m"(t->fpu));
+	fpu_reset_current();
 	memset(regs, 0, sizeof(*regs));
 	regs->rip = bprm->start;	/* the loader first, if there is one */
 	regs->rsp = bprm->sp;

@@ -121,6 +121,8 @@ static void init_child(struct task_struct *p, struct task_struct *parent)
 	memcpy(p->rlim, parent->rlim, sizeof(p->rlim));
 	p->nice = parent->nice;
 	p->undumpable = parent->undumpable;	/* Linux keeps it in the mm */
+	if (parent == current)
+		fpu_save_current();	/* the live registers, not the last switch's */
 	p->fpu = parent->fpu;
 	p->fs_base = parent->fs_base;
 	p->signal.blocked = parent->signal.blocked;

@@ -615,16 +615,17 @@ SYSCALL_DEFINE0(rt_sigreturn)
 	unsigned long frame_addr = regs->rsp - 8;	/* ret popped pretcode */
 	struct task_struct *t = current;
 	struct rt_sigframe frame;
+	struct fpu_state fpu;
 
 	if (copy_from_user(&frame, (void __user *)frame_addr, sizeof(frame)) ||
-	    copy_from_user(&t->fpu, (void __user *)frame.uc.uc_mcontext.fpstate,
-			   sizeof(t->fpu))) {
+	    copy_from_user(&fpu, (void __user *)frame.uc.uc_mcontext.fpstate,
+			   sizeof(fpu))) {
 		force_sig_fault(SIGSEGV, SI_KERNEL, 0);
 		return 0;
 	}
 	/* Clear reserved MXCSR bits: fxrstor faults on them. */
-	*(u32 *)&t->fpu.fxsave[24] &= 0xffff;
-	__asm__ volatile("fxrstor %0" : : "m"(t->fpu));
+	*(u32 *)&fpu.fxsave[24] &= 0xffff;
+	fpu_load_current(&fpu);
 	t->signal.blocked = frame.uc.uc_sigmask & ~UNBLOCKABLE;
 	/* The alternate stack as the frame says (SS_AUTODISARM turned it off
 	 * for the handler), unless the frame is on the one the handler set

@@ -131,6 +131,9 @@ __noreturn void cpu_idle(void);	/* pid 0, forever */
 void release_task_stack(struct task_struct *t);	/* frees the task too */
 void mm_release_vfork(struct task_struct *t);	/* wake a vfork parent */
 void fpu_init_task(struct task_struct *t);	/* a clean FPU state */
+void fpu_load_current(const struct fpu_state *src);	/* into the CPU */
+void fpu_save_current(void);	/* the CPU's registers into current->fpu */
+void fpu_reset_current(void);	/* exec: a clean FPU in the CPU */
 void itimer_cancel(struct task_struct *t);
 void init_exited(long code);	/* pid 1 is exiting */
 /* Reschedule and deliver signals on the way back to user mode. */

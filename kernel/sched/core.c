@@ -68,6 +68,33 @@ void fpu_init_task(struct task_struct *t)
 	t->fpu = fpu_init_state;
 }
 
+/*
+ * current's FPU registers live in the CPU while it runs; current->fpu
+ * holds them only from its last switch out. Both helpers run with
+ * preemption off, since a switch in the middle would save the registers
+ * over what we copy (Linux's fpregs_lock).
+ */
+void fpu_load_current(const struct fpu_state *src)
+{
+	preempt_disable();
+	current->fpu = *src;
+	__asm__ volatile("fxrstor %0" : : "m"(current->fpu));
+	preempt_enable();
+}
+
+/* The registers as they are now, for fork to copy. */
+void fpu_save_current(void)
+{
+	preempt_disable();
+	__asm__ volatile("fxsave %0" : "=m"(current->fpu));
+	preempt_enable();
+}
+
+void fpu_reset_current(void)
+{
+	fpu_load_current(&fpu_init_state);
+}
+
 void percpu_init(void)
 {
 	wrmsr(MSR_GS_BASE, (unsigned long)&boot_cpu);
