@@ -53,14 +53,7 @@ static struct vfsmount *anon_inode_mnt;
 
 static struct vfsmount *get_anon_mnt(void)
 {
-	if (!anon_inode_mnt) {
-		struct vfsmount *mnt = kern_mount(&anon_inode_fs_type);
-
-		if (IS_ERR(mnt))
-			return mnt;
-		anon_inode_mnt = mnt;
-	}
-	return anon_inode_mnt;
+	return kern_mount_once(&anon_inode_mnt, &anon_inode_fs_type);
 }
 
 static fmode_t open_fmode(int flags)

@@ -27,6 +27,7 @@
  * b_count pins a buffer (and so its page: try_to_free_buffers refuses).
  */
 #include <fs/buffer_head.h>
+#include <asm/cmpxchg.h>
 #include <kernel/errno.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
@@ -42,16 +43,18 @@
 #define BH_WAIT_BITS 5
 static wait_queue_head_t bh_wait_table[1 << BH_WAIT_BITS];
 
+/* At boot, before anything can wait (start_kernel): made on first use,
+ * two tasks (or a task and an I/O completion) could both make one. */
+void buffer_init(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(bh_wait_table); i++)
+		init_waitqueue_head(&bh_wait_table[i]);
+}
+
 static wait_queue_head_t *bh_waitqueue(struct buffer_head *bh)
 {
-	static bool ready;
 	unsigned long hash = (unsigned long)bh * 0x9e3779b97f4a7c15UL;
 
-	if (unlikely(!ready)) {
-		for (size_t i = 0; i < ARRAY_SIZE(bh_wait_table); i++)
-			init_waitqueue_head(&bh_wait_table[i]);
-		ready = true;
-	}
 	return &bh_wait_table[hash >> (64 - BH_WAIT_BITS)];
 }
 
@@ -219,11 +222,12 @@ static struct address_space *bdev_mapping(struct block_device *bdev)
 	address_space_init_once(&inode->i_data, inode);
 	inode->i_data.a_ops = &bdev_aops;
 	inode->i_mapping = &inode->i_data;
-	if (bdev->bd_inode) {	/* made while we slept */
+	/* Another task may have made one while we slept or were preempted:
+	 * only the first is installed. */
+	if (cmpxchg(&bdev->bd_inode, NULL, inode) != NULL) {
 		kfree(inode);
 		return bdev->bd_inode->i_mapping;
 	}
-	bdev->bd_inode = inode;
 	return inode->i_mapping;
 }
 

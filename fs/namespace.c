@@ -11,6 +11,7 @@
  * their super blocks).
  */
 #include <fs/mount.h>
+#include <asm/cmpxchg.h>
 #include <fs/namei.h>
 #include <fs/proc_fs.h>
 #include <fs/fs_struct.h>
@@ -100,6 +101,25 @@ struct vfsmount *kern_mount(struct file_system_type *type)
 	if (!IS_ERR(mnt))
 		mnt->mnt_flags |= MNT_INTERNAL;
 	return mnt;
+}
+
+/* *slot's internal mount of type, made on first use. Two tasks may both
+ * make one: the first installed stays, the other is dropped. */
+struct vfsmount *kern_mount_once(struct vfsmount **slot,
+				 struct file_system_type *type)
+{
+	struct vfsmount *mnt = READ_ONCE(*slot), *seen;
+
+	if (mnt)
+		return mnt;
+	mnt = kern_mount(type);
+	if (IS_ERR(mnt))
+		return mnt;
+	seen = cmpxchg(slot, NULL, mnt);
+	if (!seen)
+		return mnt;
+	mntput(mnt);
+	return seen;
 }
 
 void set_root_mount(struct vfsmount *mnt)

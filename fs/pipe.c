@@ -395,14 +395,7 @@ static struct vfsmount *pipe_mnt;
 
 static struct vfsmount *get_pipe_mnt(void)
 {
-	if (!pipe_mnt) {
-		struct vfsmount *mnt = kern_mount(&pipe_fs_type);
-
-		if (IS_ERR(mnt))
-			return mnt;
-		pipe_mnt = mnt;
-	}
-	return pipe_mnt;
+	return kern_mount_once(&pipe_mnt, &pipe_fs_type);
 }
 
 static struct inode *get_pipe_inode(struct super_block *sb)

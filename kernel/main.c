@@ -23,11 +23,13 @@
 #include <kernel/string.h>
 #include <kernel/time.h>
 #include <kernel/tty.h>
+#include <fs/buffer_head.h>
 #include <fs/fs.h>
 #include <kernel/version.h>
 #include <asm/desc.h>
 #include <asm/processor.h>
 #include <mm/memblock.h>
+#include <mm/filemap.h>
 #include <mm/mm.h>
 #include <mm/slab.h>
 
@@ -81,6 +83,8 @@ void start_kernel(u32 magic, u32 info_phys)
 	mem_init();
 	vga_init();
 	kmalloc_init();
+	pagecache_init();	/* the page-lock wait queues */
+	buffer_init();	/* the buffer-lock wait queues */
 	pic_init();
 	tty_init();	/* claims IRQ 4; /dev/console's device numbers */
 	timer_init();

@@ -62,16 +62,17 @@ void address_space_init_once(struct address_space *mapping,
 #define PAGE_WAIT_TABLE_BITS 6
 static wait_queue_head_t page_wait_table[1 << PAGE_WAIT_TABLE_BITS];
 
+/* At boot, before anything can wait (start_kernel). */
+void pagecache_init(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(page_wait_table); i++)
+		init_waitqueue_head(&page_wait_table[i]);
+}
+
 wait_queue_head_t *page_waitqueue(struct page *page)
 {
-	static bool ready;
 	unsigned long hash;
 
-	if (unlikely(!ready)) {
-		for (size_t i = 0; i < ARRAY_SIZE(page_wait_table); i++)
-			init_waitqueue_head(&page_wait_table[i]);
-		ready = true;
-	}
 	hash = page_to_pfn(page) * 0x9e3779b97f4a7c15UL;
 	return &page_wait_table[hash >> (64 - PAGE_WAIT_TABLE_BITS)];
 }

@@ -25,14 +25,7 @@ static struct vfsmount *shm_mnt;
 /* The internal mount, made on first use. */
 static struct vfsmount *get_shm_mnt(void)
 {
-	if (!shm_mnt) {
-		struct vfsmount *mnt = kern_mount(&ramfs_fs_type);
-
-		if (IS_ERR(mnt))
-			return mnt;
-		shm_mnt = mnt;
-	}
-	return shm_mnt;
+	return kern_mount_once(&shm_mnt, &ramfs_fs_type);
 }
 
 struct file *shmem_file_setup(loff_t size)

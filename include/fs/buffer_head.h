@@ -151,6 +151,7 @@ void lock_buffer(struct buffer_head *bh);
 bool trylock_buffer(struct buffer_head *bh);
 void unlock_buffer(struct buffer_head *bh);
 /* Sleep until nobody holds the buffer's lock (its I/O is over). */
+void buffer_init(void);	/* boot: the buffer-lock wait queues */
 void wait_on_buffer(struct buffer_head *bh);
 
 /*

@@ -43,6 +43,8 @@ struct vfsmount *lookup_mnt(struct vfsmount *mnt, struct dentry *dentry);
 struct vfsmount *vfs_kern_mount(struct file_system_type *type, int flags,
 				const char *dev_name, void *data);
 struct vfsmount *kern_mount(struct file_system_type *type);
+struct vfsmount *kern_mount_once(struct vfsmount **slot,
+				 struct file_system_type *type);
 /* mount(2) with kernel strings. */
 long do_mount(const char *dev_name, const char *dir_name,
 	      const char *type_page, unsigned long flags, void *data);

@@ -133,6 +133,7 @@ int generic_write_checks(struct file *file, loff_t pos, size_t *count);
 unsigned int find_get_pages(struct address_space *mapping, pgoff_t start,
 			    unsigned int nr, struct page **pages);
 /* The wait queue for PG_locked and PG_writeback of page. */
+void pagecache_init(void);	/* boot: the page-lock wait queues */
 wait_queue_head_t *page_waitqueue(struct page *page);
 
 /* Pages in all page caches, for /proc/meminfo's "Cached:". */

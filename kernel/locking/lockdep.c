@@ -304,7 +304,7 @@ static void learn_order(int a, int b, unsigned long a_ip, unsigned long b_ip)
 		(struct lock_order){ a, b, a_ip, b_ip };
 }
 
-void __lock_order_check(struct mutex *m, unsigned long ip)
+static void lock_order_check_locked(struct mutex *m, unsigned long ip)
 {
 	struct task_struct *t = current;
 	int n = min(t->lockdep_depth, MAX_LOCK_DEPTH), b;
@@ -323,6 +323,20 @@ void __lock_order_check(struct mutex *m, unsigned long ip)
 			lock_inversion_bug(m, b, h, a, ip);
 		learn_order(a, b, h->acquire_ip, ip);
 	}
+}
+
+/* The class tables, the order graph and order_path's scratch arrays are
+ * shared by every task: one at a time (a spinlock, which is not itself
+ * in the graph). */
+static DEFINE_SPINLOCK(graph_lock);
+
+void __lock_order_check(struct mutex *m, unsigned long ip)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&graph_lock, flags);
+	lock_order_check_locked(m, ip);
+	spin_unlock_irqrestore(&graph_lock, flags);
 }
 
 /* ---- /proc/lockdep and lockdep=on|off ------------------------------------- */

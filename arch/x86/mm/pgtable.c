@@ -20,6 +20,7 @@
 #include <asm/pgtable_64_types.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
+#include <asm/cmpxchg.h>
 #include <asm/processor.h>
 
 pte_t *init_pgd;
@@ -37,15 +38,23 @@ static pte_t *alloc_table(void)
 /* Entry for va in the table at `level` below `table`, allocating down. */
 static pte_t *next_table(pte_t *entry, bool alloc)
 {
-	pte_t *t;
+	pte_t *t, e = READ_ONCE(*entry), seen;
 
-	if (*entry & _PAGE_PRESENT)
-		return (*entry & _PAGE_PSE) ? NULL : pte_table(*entry);
+	if (e & _PAGE_PRESENT)
+		return (e & _PAGE_PSE) ? NULL : pte_table(e);
 	if (!alloc || !(t = alloc_table()))
 		return NULL;
-	/* Upper levels allow everything; the leaf entry decides. */
-	*entry = virt_to_phys(t) | _PAGE_PRESENT | _PAGE_RW | _PAGE_USER;
-	return t;
+	/* Upper levels allow everything; the leaf entry decides. The
+	 * allocation may have slept, and another task (a fork's kernel stack
+	 * in the same 2 MiB, a thread of this mm) installed a table here
+	 * meanwhile: then use that one (Linux's __pte_alloc). */
+	e = virt_to_phys(t) | _PAGE_PRESENT | _PAGE_RW | _PAGE_USER;
+	seen = cmpxchg(entry, 0, e);
+	if (!seen)
+		return t;
+	if (page_allocator_ready)
+		free_page((unsigned long)t);
+	return (seen & _PAGE_PSE) ? NULL : pte_table(seen);
 }
 
 pte_t *lookup_pte(pte_t *pgd, unsigned long va, bool alloc)
