@@ -161,6 +161,35 @@ struct inode *igrab(struct inode *inode)
 	return inode;
 }
 
+/*
+ * Walk sb's inodes without holding inode_lock across the work: returns
+ * the next inode after pos (pinned by the caller, or NULL to start) for
+ * which wanted(inode, arg) holds, with a reference taken; NULL at the
+ * end. The caller iputs each one when done with it. An unpinned inode
+ * may be freed the moment the lock is dropped, so its list link is only
+ * followed under the lock.
+ */
+struct inode *sb_next_inode(struct super_block *sb, struct inode *pos,
+			    bool (*wanted)(struct inode *, void *), void *arg)
+{
+	struct list_head *l = pos ? pos->i_sb_list.next : sb->s_inodes.next;
+	struct inode *inode, *found = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&inode_lock, flags);
+	for (; l != &sb->s_inodes; l = l->next) {
+		inode = list_entry(l, struct inode, i_sb_list);
+		if (!(inode->i_state & (I_NEW | I_FREEING)) &&
+		    wanted(inode, arg)) {
+			inode->i_count++;
+			found = inode;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&inode_lock, flags);
+	return found;
+}
+
 /* The last reference is gone and the inode will not be kept: free it. */
 static void evict(struct inode *inode)
 {

@@ -306,11 +306,13 @@ static int wp_page_shared(struct vm_area_struct *vma, pte_t *pte,
 	get_page(page);
 	ret = do_page_mkwrite(vma, page, address);
 	if (ret & VM_FAULT_LOCKED) {
+		spin_lock(&vma->vm_mm->page_table_lock);
 		if (pte_maps(pte, page)) {
 			*pte |= _PAGE_RW | _PAGE_DIRTY;
 			invlpg(address);
 			set_page_dirty(page);
 		}
+		spin_unlock(&vma->vm_mm->page_table_lock);
 		unlock_page(page);
 		put_page(page);
 		fault_dirty_shared_page(vma);
@@ -404,19 +406,23 @@ static int __do_fault(struct vm_fault *vmf)
  * PTE is set before the unlock: truncation locks every page it drops and
  * unmaps again afterwards, so it either finds this PTE or has made
  * ->fault fail. Returns 0, or VM_FAULT_NOPAGE (the page released) when
- * the PTE is no longer empty, which cannot happen: one thread per mm.
+ * the PTE is no longer empty (another thread of the mm faulted it in).
  */
 static int finish_fault(struct vm_fault *vmf, pte_t prot)
 {
+	spinlock_t *ptl = &vmf->vma->vm_mm->page_table_lock;
 	struct page *page = vmf->page;
 
 	VM_BUG_ON_PAGE(!PageLocked(page), page);
+	spin_lock(ptl);
 	if (*vmf->pte & _PAGE_PRESENT) {
+		spin_unlock(ptl);
 		unlock_page(page);
 		put_page(page);
 		return VM_FAULT_NOPAGE;
 	}
 	do_set_pte(vmf->pte, page, prot);
+	spin_unlock(ptl);
 	unlock_page(page);
 	return 0;
 }
@@ -524,16 +530,20 @@ static int __handle_mm_fault(struct vm_area_struct *vma,
 			     unsigned long address, unsigned int flags)
 {
 	pte_t *pte = lookup_pte(vma->vm_mm->pgd, address & PAGE_MASK, true);
+	pte_t entry;
 
 	address &= PAGE_MASK;
 	if (!pte)
 		return VM_FAULT_OOM;
-	if (!(*pte & _PAGE_PRESENT)) {
+	/* One look, without the lock: the handlers look again under it
+	 * (reclaim or truncate may zap the entry at any moment). */
+	entry = READ_ONCE(*pte);
+	if (!(entry & _PAGE_PRESENT)) {
 		if (vma->vm_ops && vma->vm_ops->fault)
 			return do_fault(vma, pte, address, flags);
 		return do_anonymous_page(vma, pte, address);
 	}
-	if ((flags & FAULT_FLAG_WRITE) && !(*pte & _PAGE_RW))
+	if ((flags & FAULT_FLAG_WRITE) && !(entry & _PAGE_RW))
 		return do_wp_page(vma, pte, address);
 	/* Present and allowed: another path fixed it first, or a stale TLB. */
 	invlpg(address);
@@ -574,9 +584,11 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start,
 		a = next_pte_table(vma->vm_mm->pgd, a, end);
 		if (a >= end)
 			break;
+		spin_lock(&vma->vm_mm->page_table_lock);
 		pte = lookup_pte(vma->vm_mm->pgd, a, false);
 		if (pte)
 			zap_pte(pte);
+		spin_unlock(&vma->vm_mm->page_table_lock);
 	}
 	if (vma->vm_mm == current->mm)
 		flush_tlb_range(start, end);
@@ -656,13 +668,17 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 		/* Allocating the child's table may have slept in reclaim,
 		 * which unmaps file pages: look at the PTE again. (Found by
 		 * stress-ng: a zapped text PTE copied as page frame 0.) */
-		if (!(*spte & _PAGE_PRESENT))
-			continue;
-		if (cow)
-			*spte &= ~_PAGE_RW;
-		page = pte_page(*spte);
-		get_page(page);		/* the child's PTE's reference */
-		do_set_pte(dpte, page, *spte & ~PTE_ADDR_MASK);
+		spin_lock(&src->page_table_lock);
+		spin_lock(&dst->page_table_lock);
+		if (*spte & _PAGE_PRESENT) {
+			if (cow)
+				*spte &= ~_PAGE_RW;
+			page = pte_page(*spte);
+			get_page(page);	/* the child's PTE's reference */
+			do_set_pte(dpte, page, *spte & ~PTE_ADDR_MASK);
+		}
+		spin_unlock(&dst->page_table_lock);
+		spin_unlock(&src->page_table_lock);
 	}
 	return 0;
 }

@@ -43,6 +43,7 @@ struct mm_struct *mm_alloc(void)
 	memcpy(mm->pgd + PTRS_PER_TABLE / 2, init_pgd + PTRS_PER_TABLE / 2,
 	       PAGE_SIZE / 2);
 	INIT_LIST_HEAD(&mm->mmap);
+	spin_lock_init(&mm->page_table_lock);
 	mm->mm_users = 1;
 	mm->mmap_base = MMAP_BASE;
 	return mm;
@@ -450,16 +451,18 @@ static void change_protection(struct vm_area_struct *vma)
 		a = next_pte_table(vma->vm_mm->pgd, a, vma->vm_end);
 		if (a >= vma->vm_end)
 			break;
+		spin_lock(&vma->vm_mm->page_table_lock);
 		pte = lookup_pte(vma->vm_mm->pgd, a, false);
-		if (!pte || !(*pte & _PAGE_PRESENT))
-			continue;
-		page = pfn_to_page((*pte & PTE_ADDR_MASK) >> PAGE_SHIFT);
-		if ((*pte & _PAGE_DIRTY) && page->mapping)
-			set_page_dirty(page);
-		if ((cow && (page_count(page) > 1 || page->mapping)) ||
-		    (!cow && vma->vm_file))
-			prot &= ~_PAGE_RW;
-		*pte = (*pte & PTE_ADDR_MASK) | prot;
+		if (pte && (*pte & _PAGE_PRESENT)) {
+			page = pfn_to_page((*pte & PTE_ADDR_MASK) >> PAGE_SHIFT);
+			if ((*pte & _PAGE_DIRTY) && page->mapping)
+				set_page_dirty(page);
+			if ((cow && (page_count(page) > 1 || page->mapping)) ||
+			    (!cow && vma->vm_file))
+				prot &= ~_PAGE_RW;
+			*pte = (*pte & PTE_ADDR_MASK) | prot;
+		}
+		spin_unlock(&vma->vm_mm->page_table_lock);
 	}
 	flush_tlb_range(vma->vm_start, vma->vm_end);
 }

@@ -46,8 +46,13 @@ static unsigned long move_page_tables(struct mm_struct *mm, unsigned long old,
 		dst = lookup_pte(mm->pgd, new + off, true);
 		if (!dst)
 			break;
+		/* The table allocation may have slept: look again, and move
+		 * the entry in one step that no reverse-map walk sees half
+		 * done (it would find the page at both addresses). */
+		spin_lock(&mm->page_table_lock);
 		*dst = *src;
 		*src = 0;
+		spin_unlock(&mm->page_table_lock);
 	}
 	flush_tlb_range(old, old + len);
 	return min(off, len);

@@ -261,28 +261,32 @@ int writeback_single_inode(struct inode *inode, struct writeback_control *wbc)
  * the flusher and throttled writers, until nr_to_write pages went out,
  * only those dirtied before older_than (jiffies; 0: any age).
  */
+/* Dirty, and dirtied before *older_than (0: any age)? inode_lock held. */
+static bool wants_writeback(struct inode *inode, void *older_than)
+{
+	unsigned long before = *(unsigned long *)older_than;
+
+	return (inode->i_state & I_DIRTY) &&
+	       !(before && time_after_jiffies(inode->dirtied_when, before));
+}
+
 static void writeback_inodes_sb(struct super_block *sb,
 				struct writeback_control *wbc,
 				unsigned long older_than)
 {
-	struct inode *inode, *prev = NULL;
+	struct inode *inode = NULL, *prev;
 
-	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
-		if (!(inode->i_state & I_DIRTY) ||
-		    (inode->i_state & (I_NEW | I_FREEING)) ||
-		    (older_than &&
-		     time_after_jiffies(inode->dirtied_when, older_than)))
-			continue;
-		if (!igrab(inode))	/* pinned: the list stays valid */
-			continue;
+	while ((inode = sb_next_inode(sb, prev = inode, wants_writeback,
+				      &older_than))) {
 		if (prev)
-			iput(prev);
+			iput(prev);	/* pinned until its successor was */
 		writeback_single_inode(inode, wbc);
-		prev = inode;
 		if (wbc->sync_mode == WB_SYNC_NONE && wbc->nr_to_write <= 0)
 			break;
 	}
-	if (prev)
+	if (inode)
+		iput(inode);
+	else if (prev)
 		iput(prev);
 }
 

@@ -305,8 +305,14 @@ void __free_pages(struct page *page, unsigned int order)
 	 * itself need not check again. */
 	if (unlikely(page_count(page) <= 0))
 		page_ref_bug(page, "put_page of a free page (a double put?)");
-	if (__atomic_sub_fetch(&page->_refcount, 1, __ATOMIC_SEQ_CST) == 0)
-		free_block(page, order, _RET_IP_);
+	if (__atomic_sub_fetch(&page->_refcount, 1, __ATOMIC_SEQ_CST) != 0)
+		return;
+	/* A page-cache page can be on the LRU when its last reference
+	 * goes: reclaim put it back there while a truncate removed it from
+	 * the file. Take it off, as Linux's __page_cache_release does. */
+	if (PageLRU(page))
+		lru_cache_del(page);
+	free_block(page, order, _RET_IP_);
 }
 
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order)

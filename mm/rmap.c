@@ -20,6 +20,10 @@
  * replaces it by an anonymous copy: the walks compare the PTE's frame with
  * the page, so such a copy is never touched here.
  *
+ * Each walk changes a PTE under its mm's page_table_lock, taken inside
+ * i_mmap_lock, so that it never sees the owner's change of the same PTE
+ * (a zap, a copy-on-write, a move) half done.
+ *
  * TLBs: pagelab has one CPU, and a task switch to another mm reloads CR3,
  * which drops every user translation; so only the current mm's TLB
  * entries can be stale, and invlpg on those suffices.
@@ -96,7 +100,9 @@ bool page_mkclean(struct page *page)
 	struct vm_area_struct *vma;
 	unsigned long flags, address;
 
-	VM_BUG_ON_PAGE(!PageLocked(page), page);	bool dirty = false;
+	bool dirty = false;
+
+	VM_BUG_ON_PAGE(!PageLocked(page), page);
 
 	if (!mapping || page->_mapcount < 0)
 		return false;
@@ -107,12 +113,14 @@ bool page_mkclean(struct page *page)
 
 		if (!(vma->vm_flags & VM_SHARED))
 			continue;
+		spin_lock(&vma->vm_mm->page_table_lock);
 		pte = page_pte(page, vma, &address);
-		if (!pte || !(*pte & (_PAGE_RW | _PAGE_DIRTY)))
-			continue;
-		dirty |= !!(*pte & _PAGE_DIRTY);
-		*pte &= ~(_PAGE_RW | _PAGE_DIRTY);
-		flush_tlb_page(vma, address);
+		if (pte && (*pte & (_PAGE_RW | _PAGE_DIRTY))) {
+			dirty |= !!(*pte & _PAGE_DIRTY);
+			*pte &= ~(_PAGE_RW | _PAGE_DIRTY);
+			flush_tlb_page(vma, address);
+		}
+		spin_unlock(&vma->vm_mm->page_table_lock);
 	}
 	spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
 	return dirty;
@@ -154,16 +162,20 @@ bool try_to_unmap(struct page *page)
 		return false;
 	}
 	list_for_each_entry(vma, &mapping->i_mmap, shared) {
-		pte_t *pte = page_pte(page, vma, &address);
+		pte_t *pte;
 
-		if (!pte)
-			continue;
-		if (*pte & _PAGE_DIRTY)
-			set_page_dirty(page);
-		*pte = 0;
-		flush_tlb_page(vma, address);
-		page->_mapcount--;
-		put_page(page);	/* the PTE's reference; the caller holds one */
+		spin_lock(&vma->vm_mm->page_table_lock);
+		pte = page_pte(page, vma, &address);
+		if (pte) {
+			if (*pte & _PAGE_DIRTY)
+				set_page_dirty(page);
+			*pte = 0;
+			flush_tlb_page(vma, address);
+			page->_mapcount--;
+			/* the PTE's reference; the caller holds one */
+			put_page(page);
+		}
+		spin_unlock(&vma->vm_mm->page_table_lock);
 	}
 	spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
 	return page->_mapcount < 0;

@@ -72,12 +72,19 @@ static struct page *isolate_lru_tail(void)
 	unsigned long flags;
 
 	spin_lock_irqsave(&lru_lock, flags);
-	if (!list_empty(&lru)) {
-		page = list_entry(lru.prev, struct page, lru);
-		list_del_init(&page->lru);
-		ClearPageLRU(page);
+	for (unsigned long n = lru_pages; n && !page; n--) {
+		struct page *p = list_entry(lru.prev, struct page, lru);
+
+		/* Its last reference is going (__free_pages will take it
+		 * off the list once it has our lock): not ours to take. */
+		if (!get_page_unless_zero(p)) {
+			list_move(&p->lru, &lru);
+			continue;
+		}
+		list_del_init(&p->lru);
+		ClearPageLRU(p);
 		lru_pages--;
-		get_page(page);
+		page = p;
 	}
 	spin_unlock_irqrestore(&lru_lock, flags);
 	return page;

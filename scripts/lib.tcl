@@ -134,7 +134,18 @@ proc pl_run_boot {boot {how quiet}} {
 	# What a host command writes goes in its scratch directory.
 	set ::env(SCRATCH) [file normalize $dir]
 	pl_run_open $dir
+	# PAGELAB_CMDLINE is for this run's guests: a host command (a nested
+	# harness run, check-lab, a fixture that checks a command line) sees
+	# the boots it makes as they are written.
+	set cmdline_words ""
+	if {[dict get $boot command] ne "" && [info exists ::env(PAGELAB_CMDLINE)]} {
+		set cmdline_words $::env(PAGELAB_CMDLINE)
+		unset ::env(PAGELAB_CMDLINE)
+	}
 	pl_spawn $argv $secs
+	if {$cmdline_words ne ""} {
+		set ::env(PAGELAB_CMDLINE) $cmdline_words
+	}
 	set stepwhy [pl_run_steps $boot]
 	if {$stepwhy eq ""} {
 		set end [pl_finish $boot]

@@ -607,6 +607,8 @@ struct inode *new_inode(struct super_block *sb);
 struct inode *iget_locked(struct super_block *sb, unsigned long ino);
 void unlock_new_inode(struct inode *inode);
 struct inode *igrab(struct inode *inode);
+struct inode *sb_next_inode(struct super_block *sb, struct inode *pos,
+			    bool (*wanted)(struct inode *, void *), void *arg);
 void ihold(struct inode *inode);
 /* Drop a reference; the last one of an unlinked (or unhashed) inode
  * truncates its page cache and frees it. May sleep. */

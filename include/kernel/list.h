@@ -46,6 +46,13 @@ static inline void list_del_init(struct list_head *e)
 	INIT_LIST_HEAD(e);
 }
 
+/* Take e off its list and put it first on head. */
+static inline void list_move(struct list_head *e, struct list_head *head)
+{
+	list_del_init(e);
+	list_add(e, head);
+}
+
 static inline void list_del(struct list_head *e)
 {
 	list_del_init(e);

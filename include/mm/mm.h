@@ -152,6 +152,20 @@ static inline void get_page(struct page *page)
 					  : "page reference count overflow");
 }
 
+/* Take a reference unless the count is 0 (the page is being freed): for
+ * finding pages through a list that holds none (the LRU). */
+static inline bool get_page_unless_zero(struct page *page)
+{
+	int n = page_count(page);
+
+	while (n > 0)
+		if (__atomic_compare_exchange_n(&page->_refcount, &n, n + 1,
+						false, __ATOMIC_SEQ_CST,
+						__ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
 /* Drop a reference; true when it was the last one. */
 static inline bool put_page_testzero(struct page *page)
 {

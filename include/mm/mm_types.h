@@ -7,6 +7,7 @@
 #ifndef _MM_MM_TYPES_H
 #define _MM_MM_TYPES_H
 
+#include <kernel/spinlock.h>
 #include <kernel/list.h>
 #include <mm/pgtable.h>
 
@@ -74,6 +75,12 @@ struct vm_area_struct {
 
 struct mm_struct {
 	pte_t *pgd;
+	/* Held to read-check-change a PTE of this mm: the owner's fault,
+	 * munmap, mprotect, mremap and fork, and other tasks' reverse-map
+	 * walks (truncate, reclaim, writeback), which take it inside the
+	 * file's i_mmap_lock. Linux 2.6's mm->page_table_lock (split into a
+	 * lock per PTE table since 2.6.15); nothing that sleeps under it. */
+	spinlock_t page_table_lock;
 	struct list_head mmap;	/* VMAs sorted by vm_start */
 	int map_count;
 	int mm_users;
