@@ -13,7 +13,7 @@
  * freeing memory kmalloc never returned. With slub_debug (on unless
  * slub_debug=off) each object also has red zones, poison when free and
  * the sites of its last kmalloc and kfree: mm/slab_debug.c checks them,
- * and mm/slab.h draws a slot. /proc/slabinfo lists the caches.
+ * and mm/slab.h draws an object. /proc/slabinfo lists the caches.
  *
  * slab_lock (a spinlock, interrupts off: kmalloc is called from interrupt
  * handlers) protects the lists, the freelists and the counts. Pages are
@@ -36,7 +36,7 @@ static struct kmem_cache kmalloc_caches[] = {
 static unsigned long large_pages;
 static DEFINE_SPINLOCK(slab_lock);
 
-/* A slot's size and layout (mm/slab.h), once slub_debug= is known. */
+/* A piece's size and layout (mm/slab.h), once slub_debug= is known. */
 static void calculate_sizes(struct kmem_cache *c)
 {
 	if (slub_debug) {
@@ -180,8 +180,12 @@ static void check_object_start(struct kmem_cache *c, const void *obj)
 		panic("kfree: %p is not the start of a %s object", obj, c->name);
 }
 
-/* Called with slab_lock held. */
-static void slab_free(struct page *page, void *obj)
+/*
+ * Called with slab_lock held. Returns the slab if it is now empty (off
+ * the lists: nobody can take an object from it), for the caller to
+ * discard once unlocked; NULL otherwise.
+ */
+static struct page *slab_free(struct page *page, void *obj)
 {
 	struct kmem_cache *c = page->slab_cache;
 
@@ -193,31 +197,49 @@ static void slab_free(struct page *page, void *obj)
 	c->objects--;
 	if (page->private-- == c->objects_per_slab)
 		list_add(&page->lru, &c->partial);	/* was full */
-	if (page->private == 0) {
-		list_del_init(&page->lru);
-		ClearPageSlab(page);
-		page->slab_cache = NULL;
-		page->freelist = NULL;
-		c->slabs--;
-		__free_page(page);
-	}
+	if (page->private)
+		return NULL;
+	list_del_init(&page->lru);
+	c->slabs--;
+	return page;
+}
+
+/*
+ * An empty slab goes back to the page allocator. With slub_debug its
+ * objects are checked first, as kmalloc would check them: a write after
+ * kfree would otherwise vanish under page poisoning's fill.
+ */
+static void discard_slab(struct kmem_cache *c, struct page *page)
+{
+	if (slub_debug)
+		for (unsigned int i = 0; i < c->objects_per_slab; i++)
+			check_free_object(c, slab_object(c, page_address(page),
+							 i));
+	ClearPageSlab(page);
+	page->slab_cache = NULL;
+	page->freelist = NULL;
+	__free_page(page);
 }
 
 void kfree(const void *ptr)
 {
-	struct page *page;
+	struct page *page, *empty;
 	unsigned long flags;
 
 	if (!ptr)
 		return;
 	page = virt_to_page(ptr);
 	if (PageSlab(page)) {
-		check_object_start(page->slab_cache, ptr);
+		struct kmem_cache *c = page->slab_cache;
+
+		check_object_start(c, ptr);
 		if (slub_debug)	/* still the caller's: checked unlocked */
-			free_debug(page->slab_cache, (void *)ptr, _RET_IP_);
+			free_debug(c, (void *)ptr, _RET_IP_);
 		spin_lock_irqsave(&slab_lock, flags);
-		slab_free(page, (void *)ptr);
+		empty = slab_free(page, (void *)ptr);
 		spin_unlock_irqrestore(&slab_lock, flags);
+		if (empty)
+			discard_slab(c, empty);
 	} else if (PageLargeKmalloc(page) &&
 		   !((unsigned long)ptr & ~PAGE_MASK)) {
 		unsigned int order = page->private;
@@ -261,9 +283,10 @@ void kmalloc_get_stats(struct kmalloc_stats *st)
 
 /*
  * /proc/slabinfo, in Linux's format (version 2.1, which slabtop reads):
- * objsize is a slot with its red zones and track, so the memory the
- * checker costs shows in objperslab. A comment line says whether
- * slub_debug is on and how many pages kmalloc took past the caches.
+ * objsize is a piece, the slot with its red zones and track, so what the
+ * checker costs in memory shows in objperslab. A comment line says
+ * whether slub_debug is on and how many pages kmalloc took past the
+ * caches.
  */
 static int slabinfo_show(struct seq_file *m, void *v)
 {

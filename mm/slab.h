@@ -3,12 +3,12 @@
  * checker) share. The rest of the kernel sees include/mm/slab.h; Linux
  * splits mm/slab.h from include/linux/slab.h the same way.
  *
- * A slab is one page cut into slots of c->size bytes. Without slub_debug
- * a slot is just the object (size == object_size) and a free object holds
- * the free pointer in its first word. With slub_debug (the default) each
- * slot reads
+ * A slab is one page cut into equal pieces of c->size bytes. Without
+ * slub_debug a piece is just the object's slot, its power of two
+ * (size == object_size), and a free object holds the free pointer in its
+ * first word. With slub_debug (the default) each piece reads
  *
- *	| red zone | object, object_size bytes      | red zone | track    |
+ *	| red zone | slot, object_size bytes        | red zone | track    |
  *	| 16 bytes | asked for  | the rest: red zone | 16 bytes | 32 bytes |
  *	           ^ what kmalloc returns (16-byte aligned)
  *
@@ -38,9 +38,9 @@ struct slab_track {
 
 struct kmem_cache {
 	const char *name;
-	unsigned int object_size;	/* the power of two in the name */
-	unsigned int size;		/* a slot: object and debug parts */
-	unsigned int red_left_pad;	/* slot start to object */
+	unsigned int object_size;	/* the slot, the name's power of two */
+	unsigned int size;		/* a piece: slot, red zones, track */
+	unsigned int red_left_pad;	/* piece start to object */
 	unsigned int offset;		/* object to its free pointer */
 	unsigned int objects_per_slab;
 	struct list_head partial;	/* slabs with a free object */
@@ -74,5 +74,6 @@ void init_object(struct kmem_cache *c, void *obj);
 void alloc_debug(struct kmem_cache *c, void *obj, size_t size,
 		 unsigned long ip);
 void free_debug(struct kmem_cache *c, void *obj, unsigned long ip);
+void check_free_object(struct kmem_cache *c, void *obj);
 
 #endif

@@ -1,17 +1,19 @@
 /*
  * mm/slab_debug.c: kmalloc's checker, Linux's slub_debug made small.
  *
- * On unless slub_debug=off. mm/slab.c calls in here at three points, each
+ * On unless slub_debug=off. mm/slab.c calls in here at four points, each
  * on an object only its caller can reach, so slab_lock is not held:
  *
  *	init_object	a new slab's object: free, as below
  *	alloc_debug	kmalloc takes a free object: is its poison intact?
  *	free_debug	kfree gets a live object: are its red zones intact?
+ *	check_free_object  alloc_debug's check, on each object of a slab
+ *			going back to the page allocator
  *
- * A free object is poison (0x6b) from end to end, between two red zones
- * (0xcc); a live one has the caller's bytes up to the size it asked for,
- * and red zone from there to 16 bytes past the slot. mm/slab.h draws a
- * slot. The track beside each object (struct slab_track) keeps the size
+ * A free object is poison (0x6b) from end to end of its slot, between two
+ * red zones (0xcc); a live one has the caller's bytes up to the size it
+ * asked for, and red zone from there to 16 bytes past the slot. mm/slab.h
+ * draws one. The track beside each object (struct slab_track) keeps the size
  * asked for and the callers of its last kmalloc and kfree, and every
  * report shows them: the kmalloc of a live object, the kfree and the
  * kmalloc of its previous life for a free one.
@@ -19,10 +21,10 @@
  * The checks run at kmalloc and kfree, never on a timer: a write past an
  * object is found when that object is freed (the backtrace is the kfree
  * that found it), a write after free when the object is handed out again
- * (the kfree that freed it is in the report). An object never freed is
- * never checked, and a stray write that jumps over a red zone into the
- * next object is not seen as one: Linux's KASAN, which checks every
- * access, is the tool for those.
+ * or its slab is given back (the kfree that freed it is in the report).
+ * An object never freed is never checked, and a stray write that jumps
+ * over a red zone into the next object is not seen as one: Linux's
+ * KASAN, which checks every access, is the tool for those.
  *
  * Costs: 64 bytes more per object (kmalloc-16 fits 51 a page, not 256),
  * a fill of the object at each kfree and a compare of it at each kmalloc
@@ -148,6 +150,16 @@ void init_object(struct kmem_cache *c, void *obj)
 	memset(get_track(c, obj), 0, sizeof(struct slab_track));
 }
 
+/* A free object: poison from end to end, red zones intact. */
+void check_free_object(struct kmem_cache *c, void *obj)
+{
+	u8 *p = obj, *bad = memchr_inv(p, POISON_FREE, c->object_size);
+
+	if (unlikely(bad))
+		poison_bug(c, p, bad - p);
+	check_redzones(c, p, c->object_size);
+}
+
 /*
  * obj, just taken off the freelist, goes to a caller of kmalloc(size)
  * at ip. The bytes past size become red zone; the caller's stay poison,
@@ -157,11 +169,9 @@ void alloc_debug(struct kmem_cache *c, void *obj, size_t size,
 		 unsigned long ip)
 {
 	struct slab_track *t = get_track(c, obj);
-	u8 *p = obj, *bad = memchr_inv(p, POISON_FREE, c->object_size);
+	u8 *p = obj;
 
-	if (unlikely(bad))
-		poison_bug(c, p, bad - p);
-	check_redzones(c, p, c->object_size);
+	check_free_object(c, p);
 	memset(p + size, RED_ACTIVE, c->object_size - size);
 	t->size = size;
 	t->alloc_ip = ip;
