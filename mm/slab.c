@@ -2,8 +2,9 @@
  * mm/slab.c: kmalloc and kfree.
  *
  * One cache per power-of-two size from 16 to 2048 bytes. A slab is one page
- * cut into equal objects; free objects are chained through their first word
- * (page->freelist), page->private counts objects in use. A cache keeps its
+ * cut into equal objects; free objects are chained through a free pointer
+ * (page->freelist, then the object's first word, or with slub_debug a word
+ * beside it), page->private counts objects in use. A cache keeps its
  * slabs that still have room on `partial`; a slab that becomes full leaves
  * the list, and one that becomes empty goes back to the page allocator at
  * once, so kmalloc holds no memory it does not use (tests rely on that to
@@ -77,9 +78,8 @@ static void *slab_object(struct kmem_cache *c, char *base, unsigned int i)
 }
 
 /*
- * Make page a fresh slab of c: every object on the freelist, in address
- * order. Called with slab_lock held; the page was allocated before taking
- * it, because allocating may sleep to reclaim memory.
+ * Make page a fresh slab of c: every object on its freelist, in address
+ * order. The page is still nobody else's: no lock needed.
  */
 static void new_slab(struct kmem_cache *c, struct page *page)
 {
@@ -98,6 +98,11 @@ static void new_slab(struct kmem_cache *c, struct page *page)
 	page->slab_cache = c;
 	page->freelist = slab_object(c, base, 0);
 	page->private = 0;
+}
+
+/* Called with slab_lock held. */
+static void add_partial(struct kmem_cache *c, struct page *page)
+{
 	list_add(&page->lru, &c->partial);
 	c->slabs++;
 }
@@ -150,19 +155,20 @@ void *kmalloc(size_t size, gfp_t gfp)
 	spin_lock_irqsave(&slab_lock, flags);
 	obj = slab_alloc(c);
 	spin_unlock_irqrestore(&slab_lock, flags);
-	if (!obj) {	/* every slab full: a new one, allocated unlocked */
+	if (!obj) {	/* every slab full: a new one, made unlocked */
 		struct page *page = alloc_page(gfp & ~__GFP_ZERO);
 
 		if (!page)
 			return NULL;
-		spin_lock_irqsave(&slab_lock, flags);
 		new_slab(c, page);
+		spin_lock_irqsave(&slab_lock, flags);
+		add_partial(c, page);
 		obj = slab_alloc(c);
 		spin_unlock_irqrestore(&slab_lock, flags);
 	}
 	if (!obj)
 		return NULL;
-	if (slub_debug)	/* only this caller can reach obj now: unlocked */
+	if (slub_debug)	/* only this caller can reach obj: unlocked */
 		alloc_debug(c, obj, size, _RET_IP_);
 	else
 		size = c->object_size;
@@ -177,7 +183,8 @@ static void check_object_start(struct kmem_cache *c, const void *obj)
 
 	if (off < c->red_left_pad || (off - c->red_left_pad) % c->size ||
 	    (off - c->red_left_pad) / c->size >= c->objects_per_slab)
-		panic("kfree: %p is not the start of a %s object", obj, c->name);
+		panic("kfree: %p is not the start of a %s object", obj,
+		      c->name);
 }
 
 /*
@@ -233,7 +240,7 @@ void kfree(const void *ptr)
 		struct kmem_cache *c = page->slab_cache;
 
 		check_object_start(c, ptr);
-		if (slub_debug)	/* still the caller's: checked unlocked */
+		if (slub_debug)	/* still the caller's: unlocked */
 			free_debug(c, (void *)ptr, _RET_IP_);
 		spin_lock_irqsave(&slab_lock, flags);
 		empty = slab_free(page, (void *)ptr);

@@ -31,7 +31,7 @@
 struct slab_track {
 	void *free_next;	/* while free: the next free object */
 	unsigned long alloc_ip;	/* kmalloc's caller */
-	unsigned long free_ip;	/* kfree's caller; 0 before the first free */
+	unsigned long free_ip;	/* kfree's caller (0: never freed yet) */
 	unsigned int size;	/* bytes the caller asked for */
 	unsigned int live;	/* 1 from kmalloc to kfree */
 };

@@ -55,7 +55,7 @@ static int set_slub_debug(const char *val)
 }
 __setup("slub_debug", set_slub_debug);
 
-/* ---- reports -------------------------------------------------------------- */
+/* ---- reports ------------------------------------------------------------ */
 
 /* The 16 bytes around obj[off], as page poisoning shows a page's. */
 static void print_bytes(const u8 *obj, int off)
@@ -126,7 +126,7 @@ static __cold __noreturn void double_free_bug(struct kmem_cache *c, u8 *obj)
 	panic("kfree: double free of %p (%s)", obj, c->name);
 }
 
-/* ---- checks --------------------------------------------------------------- */
+/* ---- checks ------------------------------------------------------------- */
 
 /* The red zone before obj, and the one after it from byte `from` on. */
 static void check_redzones(struct kmem_cache *c, u8 *obj, unsigned int from)

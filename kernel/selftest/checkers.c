@@ -19,7 +19,8 @@
  *					two tasks could)
  *	selftest=kmalloc_redzone	a byte written just past a 40-byte
  *					kmalloc object, then kfree
- *	selftest=kmalloc_use_after_free	a byte written to a kmalloc object
+ *	selftest=kmalloc_use_after_free
+ *					a byte written to a kmalloc object
  *					after kfree, then a kmalloc of the
  *					same size takes it back
  */
