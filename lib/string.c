@@ -1,7 +1,8 @@
 /*
  * lib/string.c: the memory and string routines the compiler and the kernel
- * expect. Byte loops, except memset/memcpy which use rep string instructions:
- * the compiler emits calls to them for struct copies, so they run often.
+ * expect. Byte loops, except memchr_inv (a word at a time) and
+ * memset/memcpy, which use rep string instructions: the compiler emits
+ * calls to them for struct copies, so they run often.
  * They move eight bytes at a time (rep stosq/movsq) and the last n % 8 by
  * bytes: page zeroing and page copies go through them, and under QEMU's
  * TCG every iteration of a rep instruction is executed (and, with -icount,
@@ -67,6 +68,29 @@ void *memchr(const void *s, int c, size_t n)
 
 	for (; n; n--, p++)
 		if (*p == (unsigned char)c)
+			return (void *)p;
+	return NULL;
+}
+
+/*
+ * The first byte of s[0..n) that is not c, or NULL: how the kmalloc
+ * checker finds a written red zone or poison byte (mm/slab_debug.c). It
+ * compares eight bytes at a time where it can, since it runs at every
+ * kmalloc and kfree.
+ */
+void *memchr_inv(const void *s, int c, size_t n)
+{
+	const unsigned char *p = s, *end = p + n;
+	const unsigned long v = 0x0101010101010101UL * (unsigned char)c;
+
+	for (; p < end && ((unsigned long)p & 7); p++)
+		if (*p != (unsigned char)c)
+			return (void *)p;
+	for (; end - p >= 8; p += 8)
+		if (*(const unsigned long *)p != v)
+			break;
+	for (; p < end; p++)
+		if (*p != (unsigned char)c)
 			return (void *)p;
 	return NULL;
 }

@@ -17,12 +17,19 @@
  *					in the other (by one task: no
  *					deadlock happens, the order says
  *					two tasks could)
+ *	selftest=kmalloc_redzone	a byte written just past a 40-byte
+ *					kmalloc object, then kfree
+ *	selftest=kmalloc_use_after_free
+ *					a byte written to a kmalloc object
+ *					after kfree, then a kmalloc of the
+ *					same size takes it back
  */
 #include <kernel/lockdep.h>
 #include <kernel/printk.h>
 #include <kernel/selftest.h>
 #include <mm/filemap.h>
 #include <mm/gfp.h>
+#include <mm/slab.h>
 
 static __noinline int planted_double_put(void)
 {
@@ -148,3 +155,38 @@ static __noinline int planted_write_after_free(void)
 	return selftest_fail("a write after free went unreported");
 }
 DEFINE_SELFTEST(write_after_free, planted_write_after_free);
+
+/* With slub_debug=off nothing notices: the selftest then says FAILED. */
+static __noinline int planted_kmalloc_redzone(void)
+{
+	char *p = kmalloc(40, GFP_KERNEL);
+
+	if (!p)
+		return selftest_fail("no memory");
+	pr_info("selftest: writing byte 40 of a 40-byte kmalloc object %p\n",
+		p);
+	p[40] = 1;
+	kfree(p);
+	return selftest_fail("a write past a kmalloc object went unreported");
+}
+DEFINE_SELFTEST(kmalloc_redzone, planted_kmalloc_redzone);
+
+static __noinline int planted_kmalloc_use_after_free(void)
+{
+	char *p = kmalloc(40, GFP_KERNEL), *again;
+
+	if (!p)
+		return selftest_fail("no memory");
+	kfree(p);
+	pr_info("selftest: writing to kmalloc object %p after kfree\n", p);
+	p[8] = 1;
+	/* The object freed last is the first of its slab's freelist, and
+	 * its slab the first with room: the same size takes it back. */
+	again = kmalloc(40, GFP_KERNEL);
+	kfree(again);
+	if (again != p)
+		return selftest_fail("kmalloc gave %p, not the freed %p", again,
+				     p);
+	return selftest_fail("a write after kfree went unreported");
+}
+DEFINE_SELFTEST(kmalloc_use_after_free, planted_kmalloc_use_after_free);
