@@ -70,7 +70,8 @@ struct block_device *blkdev_get_by_dev(dev_t dev)
  * Pages of every disk's own page cache (its metadata buffers): the
  * Buffers of /proc/meminfo, as Linux's nr_blockdev_pages. bd_inode is
  * freed only by invalidate_bdev, in process context; this walk does not
- * sleep and the kernel is not preemptible, so it cannot see one freed.
+ * sleep and holds disks_lock (no preemption), so on one CPU it cannot see
+ * one freed.
  */
 unsigned long nr_blockdev_pages(void)
 {

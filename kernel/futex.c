@@ -271,7 +271,8 @@ static long futex_requeue(u32 __user *uaddr, bool shared, u32 __user *uaddr2,
 		return -EAGAIN;
 	hb1 = hash_futex(&key1);
 	hb2 = hash_futex(&key2);
-	/* Both buckets at once: one CPU, and nothing here sleeps. */
+	/* Both buckets at once: interrupts off (so no preemption either) on
+	 * one CPU, and nothing here sleeps. Several CPUs need both locks. */
 	flags = local_irq_save();
 	list_for_each_entry_safe(q, next, &hb1->chain, list) {
 		if (!match_futex(&q->key, &key1))

@@ -22,9 +22,12 @@
  * never hashed (d_instantiate, not d_add), so every walk asks the lookup
  * again and a dead pid's directory cannot linger in the dcache: Linux
  * gets the same from pid_revalidate.
- * Tasks are walked without sleeping (the kernel is not preemptible):
- * each show function copies what it needs into the seq_file in one go,
- * and one that must sleep first (maps: kmalloc) looks the task up again.
+ * Tasks are walked without sleeping: each show function copies what it
+ * needs into the seq_file in one go, and one that must sleep first
+ * (maps: kmalloc) looks the task up again. That was enough while the
+ * kernel was not preemptible; with preempt=full the task (or its mm) can
+ * go while a show function is preempted: a known gap, to be closed with
+ * a task reference count and a lock on the mm (preempt=none has none).
  * The dentries being unhashed, getcwd in /proc/PID says ENOENT, as for
  * an unlinked directory (Linux's are hashed and revalidated).
  */

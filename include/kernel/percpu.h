@@ -2,6 +2,8 @@
  * Per-CPU data, reached through the GS segment base in kernel mode (user
  * mode has its own GS; entry code swaps them with swapgs). One CPU today;
  * the layout is what SMP would use. Offsets are fixed for assembly.
+ * need_resched is per CPU (Linux folds it into preempt_count): the tick
+ * sets it for the task running here, schedule() clears it.
  */
 #ifndef _KERNEL_PERCPU_H
 #define _KERNEL_PERCPU_H

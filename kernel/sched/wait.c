@@ -98,7 +98,7 @@ void init_wait_woken(struct wait_queue_entry *w)
  * asleep: schedule_timeout_interruptible() sets the task's state itself
  * (we set it too, in case it ever stops doing so), so a wake-up from an
  * interrupt in between would otherwise be undone. Other tasks cannot run
- * in between: the kernel is not preemptible.
+ * in between either: with interrupts off there is no preemption.
  */
 long __sched wait_woken(struct wait_queue_entry *w, long timeout)
 {
