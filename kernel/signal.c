@@ -399,12 +399,20 @@ static void do_signal_stop(int sig)
 {
 	struct task_struct *t = current;
 
-	if (t->signal.pending & sigmask(SIGCONT))
+	/* The test, the stop and the report as one step for other tasks
+	 * (no preemption; SMP will need a signal lock): a SIGCONT sent
+	 * before it is seen here, one sent after finds the task stopped
+	 * and wakes it (prepare_signal). */
+	preempt_disable();
+	if (t->signal.pending & sigmask(SIGCONT)) {
+		preempt_enable();
 		return;
+	}
 	t->stop_report = sig;
 	t->cont_report = false;
 	t->state = TASK_STOPPED;
 	notify_parent_cldstop(t, CLD_STOPPED, sig);
+	preempt_enable_no_resched();
 	schedule();	/* off the run queue until prepare_signal */
 }
 
@@ -663,6 +671,23 @@ void restore_saved_sigmask_unless(bool interrupted)
 		restore_saved_sigmask();
 }
 
+/*
+ * Sleep until a signal is pending. The state is set before the test: a
+ * signal sent between the two (by the tick's SIGALRM, or by a task that
+ * preempted us) then finds the task about to sleep and wakes it; tested
+ * first, the wake-up was lost and the task slept through its signal.
+ */
+static void sleep_until_signal(void)
+{
+	for (;;) {
+		current->state = TASK_INTERRUPTIBLE;
+		if (signal_pending(current))
+			break;
+		schedule();
+	}
+	current->state = TASK_RUNNING;
+}
+
 SYSCALL_DEFINE2(rt_sigsuspend, const sigset_t __user *, set, size_t, size)
 {
 	sigset_t mask;
@@ -674,19 +699,13 @@ SYSCALL_DEFINE2(rt_sigsuspend, const sigset_t __user *, set, size_t, size)
 	current->signal.saved_mask = current->signal.blocked;
 	current->signal.restore_saved_mask = true;
 	current->signal.blocked = mask & ~UNBLOCKABLE;
-	while (!signal_pending(current)) {
-		current->state = TASK_INTERRUPTIBLE;
-		schedule();
-	}
+	sleep_until_signal();
 	return -ERESTARTNOHAND;
 }
 
 SYSCALL_DEFINE0(pause)
 {
-	while (!signal_pending(current)) {
-		current->state = TASK_INTERRUPTIBLE;
-		schedule();
-	}
+	sleep_until_signal();
 	return -ERESTARTNOHAND;
 }
 

@@ -85,7 +85,14 @@ void filemap_map_pages(struct vm_fault *vmf, pgoff_t start, pgoff_t end)
 				goto skip;
 			}
 			mark_page_accessed(page);
+			spin_lock(&vma->vm_mm->page_table_lock);
+			if (*pte & _PAGE_PRESENT) {	/* another thread's */
+				spin_unlock(&vma->vm_mm->page_table_lock);
+				unlock_page(page);
+				goto skip;
+			}
 			do_set_pte(pte, page, prot);
+			spin_unlock(&vma->vm_mm->page_table_lock);
 			unlock_page(page);
 			continue;
 skip:

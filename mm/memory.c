@@ -461,14 +461,27 @@ static int do_cow_fault(struct vm_fault *vmf)
 		return ret;
 	page = vmf->page;
 	new = alloc_page(GFP_KERNEL);
-	if (new)
-		memcpy(page_address(new), page_address(page), PAGE_SIZE);
+	if (!new) {
+		unlock_page(page);
+		put_page(page);
+		return VM_FAULT_OOM | (ret & VM_FAULT_MAJOR);
+	}
+	memcpy(page_address(new), page_address(page), PAGE_SIZE);
+	/* The copy is mapped while the file's page is still locked, as
+	 * finish_fault maps a page: a truncate waits for this lock before
+	 * it drops the page, and unmaps again (private copies too) after.
+	 * Mapped after the unlock, the copy could miss that unmap and keep
+	 * data from past the new end of the file. */
+	spin_lock(&vmf->vma->vm_mm->page_table_lock);
+	if (*vmf->pte & _PAGE_PRESENT) {	/* another thread's fault */
+		put_page(new);
+	} else {
+		do_set_pte(vmf->pte, new, vm_page_prot(vmf->vma->vm_flags));
+		count_vm_event(COW_FAULT);
+	}
+	spin_unlock(&vmf->vma->vm_mm->page_table_lock);
 	unlock_page(page);
 	put_page(page);
-	if (!new)
-		return VM_FAULT_OOM | (ret & VM_FAULT_MAJOR);
-	do_set_pte(vmf->pte, new, vm_page_prot(vmf->vma->vm_flags));
-	count_vm_event(COW_FAULT);
 	return ret & VM_FAULT_MAJOR;
 }
 

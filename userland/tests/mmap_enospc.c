@@ -9,8 +9,10 @@
  * stored to) rather than lose the data at writeback. The test maps a
  * sparse file of 64 pages, fills the file system with fill.dat (64 KiB
  * writes to ENOSPC, then 1 KiB writes to ENOSPC), and stores to each page
- * in turn until one faults. After fill.dat is removed the same store
- * works, every store that did not fault is in the file after msync, and
+ * in turn until one faults. After fill.dat is removed (and its blocks
+ * are free: the task that drops the file's last reference frees them,
+ * and that may be writeback, still writing the file's pages when it was
+ * unlinked, a moment later) the same store works, every store that did not fault is in the file after msync, and
  * once everything is removed the free block count is back where it was.
  *
  * Filling a disk is only sensible on a small scratch file system: with
@@ -45,6 +47,25 @@ static unsigned long free_blocks(unsigned long *bsize)
 	if (bsize)
 		*bsize = sv.f_frsize;
 	return sv.f_bfree;
+}
+
+/*
+ * Wait (up to 30 s) until at least n blocks are free. A removed file's
+ * blocks are freed by whoever drops its inode last: the unlink, or the
+ * flusher if it was writing the file back at that moment (Linux too).
+ */
+static void wait_for_free_blocks(unsigned long n)
+{
+	unsigned long now = free_blocks(NULL);
+	int waits = 0;
+
+	while (now < n && waits < 3000) {
+		usleep(10000);
+		waits++;
+		now = free_blocks(NULL);
+	}
+	diag("%lu blocks free after the unlink (waited %d ms)", now,
+	     waits * 10);
 }
 
 /* write() chunks of n bytes until one fails; 1 if it failed with ENOSPC. */
@@ -120,6 +141,7 @@ static void test_full(int fd, char *m, unsigned long free0)
 	is_ptr(f.addr, m + bad * ps + OFF, "its si_addr is the byte stored to");
 	close(ffd);
 	is_int(unlink("fill.dat"), 0, "remove fill.dat");
+	wait_for_free_blocks(64);
 	ok(!probe_store(m + bad * ps + OFF, &f),
 	   "now the store to page %d works", bad);
 	is_int(msync(m, NPAGES * ps, MS_SYNC), 0, "msync(MS_SYNC) returns 0");
