@@ -119,11 +119,12 @@ __noreturn void do_exit(long code)
 		put_fs_struct(t->fs);
 	t->files = NULL;
 	t->fs = NULL;
-	/* From here to the last switch, no preemption: once the parent can
-	 * see the zombie it may reap it and free this stack, which must not
-	 * happen while the task still runs on it (or waits on the run
-	 * queue to). schedule_dead() re-enables it with interrupts off. */
-	preempt_disable();
+	/* From here to the last switch, the tasklist lock (no preemption):
+	 * once the parent can see the zombie it may reap it and free this
+	 * stack, which must not happen while the task still runs on it (or
+	 * waits on the run queue to). schedule_dead() drops it with
+	 * interrupts off. */
+	lock_tasklist();
 	reparent_children(t);
 	tty_session_leader_exit(t);
 	t->exit_code = code;
@@ -186,7 +187,9 @@ static long reap(struct task_struct *c, int __user *status,
 	if (ru && copy_to_user(ru, &r, sizeof(r)))
 		return -EFAULT;
 	account_reaped(current, c);
+	lock_tasklist();
 	unhash_task(c);
+	unlock_tasklist();
 	release_task_stack(c);
 	return pid;
 }
@@ -197,42 +200,66 @@ static long report_job_change(struct task_struct *c, int st,
 			      int __user *status, struct rusage __user *ru)
 {
 	struct rusage r;
+	pid_t pid = c->pid;
 
+	/* Before anything that may sleep: a child that exits meanwhile
+	 * and reaps itself (its parent ignores SIGCHLD) is gone after. */
+	getrusage(c, RUSAGE_BOTH, &r);
 	if (status && put_user(st, status))
 		return -EFAULT;
-	getrusage(c, RUSAGE_BOTH, &r);
 	if (ru && copy_to_user(ru, &r, sizeof(r)))
 		return -EFAULT;
-	return c->pid;
+	return pid;
+}
+
+/*
+ * The first child that wait4 would report, and what: EXIT_ZOMBIE, or the
+ * job-control status word. Under the tasklist lock: a child exiting
+ * meanwhile may unlink itself from our list (its parent ignores SIGCHLD),
+ * and a walk preempted on it would go on through freed memory.
+ */
+static struct task_struct *wait_pick(pid_t pid, int options, int *st,
+				     bool *any)
+{
+	struct task_struct *c, *found = NULL;
+
+	lock_tasklist();
+	list_for_each_entry(c, &current->children, sibling) {
+		if (!wait_matches(c, pid))
+			continue;
+		*any = true;
+		if (c->exit_state == EXIT_ZOMBIE) {
+			*st = EXIT_ZOMBIE;
+		} else if ((options & WUNTRACED) && c->stop_report &&
+			   c->state == TASK_STOPPED) {
+			*st = (c->stop_report << 8) | 0x7f;
+			c->stop_report = 0;
+		} else if ((options & WCONTINUED) && c->cont_report) {
+			*st = 0xffff;
+			c->cont_report = false;
+		} else {
+			continue;
+		}
+		found = c;
+		break;
+	}
+	unlock_tasklist();
+	return found;
 }
 
 /* One pass over the children: a pid, 0 (some match, none dead), -ECHILD. */
 static long wait_scan(pid_t pid, int options, int __user *status,
 		      struct rusage __user *ru)
 {
-	struct task_struct *c;
 	bool any = false;
+	int st;
+	struct task_struct *c = wait_pick(pid, options, &st, &any);
 
-	list_for_each_entry(c, &current->children, sibling) {
-		if (!wait_matches(c, pid))
-			continue;
-		any = true;
-		if (c->exit_state == EXIT_ZOMBIE)
-			return reap(c, status, ru);
-		if ((options & WUNTRACED) && c->stop_report &&
-		    c->state == TASK_STOPPED) {
-			int sig = c->stop_report;
-
-			c->stop_report = 0;
-			return report_job_change(c, (sig << 8) | 0x7f, status,
-						 ru);
-		}
-		if ((options & WCONTINUED) && c->cont_report) {
-			c->cont_report = false;
-			return report_job_change(c, 0xffff, status, ru);
-		}
-	}
-	return any ? 0 : -ECHILD;
+	if (!c)
+		return any ? 0 : -ECHILD;
+	if (st == EXIT_ZOMBIE)	/* only we reap it: it stays */
+		return reap(c, status, ru);
+	return report_job_change(c, st, status, ru);
 }
 
 SYSCALL_DEFINE4(wait4, pid_t, pid, int __user *, status, int, options,

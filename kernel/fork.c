@@ -112,7 +112,6 @@ void release_task_stack(struct task_struct *t)
 static void init_child(struct task_struct *p, struct task_struct *parent)
 {
 	p->state = TASK_RUNNING;
-	p->pid = alloc_pid();
 	p->start_time = jiffies;
 	p->pgid = parent->pgid;
 	p->sid = parent->sid;
@@ -162,8 +161,13 @@ struct task_struct *copy_process(unsigned long flags, const struct pt_regs *regs
 	if ((current->files && !p->files) || (current->fs && !p->fs))
 		goto nomem;
 	copy_thread(p, regs, fn, arg);
+	/* The pid and the links in one step: two forks preempted in
+	 * alloc_pid would pick the same number. */
+	lock_tasklist();
+	p->pid = alloc_pid();
 	list_add_tail(&p->tasks, &task_list);
 	list_add_tail(&p->sibling, &current->children);
+	unlock_tasklist();
 	count_vm_event(NR_FORKS);
 	return p;
 nomem:
@@ -187,9 +191,11 @@ pid_t kernel_thread(void (*fn)(void *), void *arg, const char *name)
 	/* Kernel threads belong to pid 0, not to whoever started them: pid 1
 	 * starts the flusher, and init's wait() must never wait for it. */
 	p->flags |= PF_KTHREAD;
+	lock_tasklist();
 	list_del(&p->sibling);
 	p->parent = &init_task;
 	list_add_tail(&p->sibling, &init_task.children);
+	unlock_tasklist();
 	wake_up_process(p);
 	return p->pid;
 }

@@ -798,13 +798,11 @@ static int kill_one(struct task_struct *t, int sig)
  * a group whose members are all zombies, succeeds (send_sig_info drops
  * the signal). A shell may signal a job whose processes have exited.
  */
-SYSCALL_DEFINE2(kill, pid_t, pid, int, sig)
+static int do_kill(pid_t pid, int sig)
 {
 	struct task_struct *t;
 	int found = 0, err = 0;
 
-	if (sig < 0 || sig > _NSIG)
-		return -EINVAL;
 	if (pid > 0) {
 		t = find_task_by_pid(pid);
 		return t ? kill_one(t, sig) : -ESRCH;
@@ -820,6 +818,18 @@ SYSCALL_DEFINE2(kill, pid_t, pid, int, sig)
 		err = kill_one(t, sig) ?: err;
 	}
 	return found ? err : -ESRCH;
+}
+
+SYSCALL_DEFINE2(kill, pid_t, pid, int, sig)
+{
+	int err;
+
+	if (sig < 0 || sig > _NSIG)
+		return -EINVAL;
+	lock_tasklist();	/* kill_one does not sleep */
+	err = do_kill(pid, sig);
+	unlock_tasklist();
+	return err;
 }
 
 SYSCALL_DEFINE2(tkill, pid_t, tid, int, sig)

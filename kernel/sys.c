@@ -92,13 +92,11 @@ SYSCALL_DEFINE2(getgroups, int, size, gid_t __user *, list)
  * member of its group until it is reaped: in `ls | cat`, cat joins the
  * group of an ls that may have exited already.
  */
-SYSCALL_DEFINE2(setpgid, pid_t, pid, pid_t, pgid)
+static long do_setpgid(pid_t pid, pid_t pgid)
 {
 	struct task_struct *t = pid ? find_task_by_pid(pid) : current, *g;
 	bool found = false;
 
-	if (pgid < 0)
-		return -EINVAL;
 	if (!t || (t != current && t->parent != current))
 		return -ESRCH;
 	if (t->sid != current->sid || t->sid == t->pid)
@@ -116,11 +114,28 @@ SYSCALL_DEFINE2(setpgid, pid_t, pid, pid_t, pgid)
 	return 0;
 }
 
+SYSCALL_DEFINE2(setpgid, pid_t, pid, pid_t, pgid)
+{
+	long ret;
+
+	if (pgid < 0)
+		return -EINVAL;
+	lock_tasklist();
+	ret = do_setpgid(pid, pgid);
+	unlock_tasklist();
+	return ret;
+}
+
 SYSCALL_DEFINE1(getpgid, pid_t, pid)
 {
-	struct task_struct *t = pid ? find_task_by_pid(pid) : current;
+	struct task_struct *t;
+	long ret;
 
-	return t ? t->pgid : -ESRCH;
+	lock_tasklist();
+	t = pid ? find_task_by_pid(pid) : current;
+	ret = t ? t->pgid : -ESRCH;
+	unlock_tasklist();
+	return ret;
 }
 
 SYSCALL_DEFINE0(setsid)
@@ -534,8 +549,10 @@ SYSCALL_DEFINE1(sysinfo, struct sysinfo __user *, info)
 	si.totalram = totalram_pages * PAGE_SIZE;
 	si.freeram = nr_free_pages() * PAGE_SIZE;
 	si.bufferram = nr_blockdev_pages() * PAGE_SIZE;
+	lock_tasklist();
 	list_for_each_entry(t, &task_list, tasks)
 		si.procs++;
+	unlock_tasklist();
 	si.mem_unit = 1;
 	return copy_to_user(info, &si, sizeof(si)) ? -EFAULT : 0;
 }
@@ -682,9 +699,11 @@ SYSCALL_DEFINE3(setpriority, int, which, int, who, int, niceval)
 	if (which < PRIO_PROCESS || which > PRIO_USER)
 		return -EINVAL;
 	niceval = min(max(niceval, MIN_NICE), MAX_NICE);
+	lock_tasklist();
 	list_for_each_entry(t, &task_list, tasks)
 		if (prio_match(t, which, who))
 			error = set_one_prio(t, niceval, error);
+	unlock_tasklist();
 	return error;
 }
 
@@ -697,9 +716,11 @@ SYSCALL_DEFINE2(getpriority, int, which, int, who)
 
 	if (which < PRIO_PROCESS || which > PRIO_USER)
 		return -EINVAL;
+	lock_tasklist();
 	list_for_each_entry(t, &task_list, tasks)
 		if (prio_match(t, which, who))
 			ret = max(ret, (long)(20 - t->nice));
+	unlock_tasklist();
 	return ret;
 }
 

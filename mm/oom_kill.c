@@ -26,7 +26,8 @@ static bool dying(struct task_struct *t)
 
 /* The user task with the most resident pages: not init, not a kernel
  * thread. DYING when a task killed for memory has not exited yet (its
- * pages come back when it does); NULL when there is no one. */
+ * pages come back when it does); NULL when there is no one. Tasklist
+ * lock held: the victim cannot go before it is signalled. */
 static struct task_struct *select_bad_process(unsigned long *rss)
 {
 	struct task_struct *t, *victim = NULL;
@@ -58,18 +59,23 @@ bool out_of_memory(void)
 
 	if (dying(current))
 		return false;	/* on its way out: nothing to retry */
+	lock_tasklist();
 	victim = select_bad_process(&rss);
 	if (victim == DYING) {
+		unlock_tasklist();
 		schedule_timeout_interruptible(1);	/* let it finish */
 		return true;
 	}
-	if (!victim || victim == current)
+	if (!victim || victim == current) {
+		unlock_tasklist();
 		return false;	/* current is the biggest: it goes */
+	}
 	pr_err("mm: out of memory: killed %s[%d] (%lu kB resident) for "
 	       "%s[%d]\n", victim->comm, victim->pid,
 	       rss << (PAGE_SHIFT - 10), current->comm, current->pid);
 	victim->oom_victim = true;
 	send_sig_info(SIGKILL, NULL, victim);
+	unlock_tasklist();
 	schedule_timeout_interruptible(1);
 	return true;
 }

@@ -491,9 +491,11 @@ static pid_t next_pid(pid_t from)
 	struct task_struct *t;
 	pid_t best = 0;
 
+	lock_tasklist();
 	list_for_each_entry(t, &task_list, tasks)
 		if (t->pid >= from && (!best || t->pid < best))
 			best = t->pid;
+	unlock_tasklist();
 	return best;
 }
 

@@ -27,9 +27,11 @@ int stat_proc_show(struct seq_file *m, void *v)
 	int running = 0;
 
 	cpu_ticks(&busy, &idle);
+	lock_tasklist();
 	list_for_each_entry(t, &task_list, tasks)
 		if (!t->exit_state && t->state == TASK_RUNNING)
 			running++;
+	unlock_tasklist();
 	/* user nice system idle iowait irq softirq steal guest guest_nice */
 	seq_printf(m, "cpu  %llu 0 0 %llu 0 0 0 0 0 0\n",
 		   (unsigned long long)busy, (unsigned long long)idle);
@@ -62,6 +64,7 @@ int loadavg_proc_show(struct seq_file *m, void *v)
 	struct task_struct *t;
 	int running = 0, total = 0;
 
+	lock_tasklist();
 	list_for_each_entry(t, &task_list, tasks) {
 		if (t->exit_state)
 			continue;
@@ -69,6 +72,7 @@ int loadavg_proc_show(struct seq_file *m, void *v)
 		if (t->state == TASK_RUNNING)
 			running++;
 	}
+	unlock_tasklist();
 	seq_printf(m, "0.00 0.00 0.00 %d/%d %d\n", running, total,
 		   last_pid_allocated());
 	return 0;

@@ -14,6 +14,7 @@
 #include <kernel/lockdep_types.h>
 #include <kernel/cred.h>
 #include <kernel/list.h>
+#include <kernel/preempt.h>
 #include <kernel/signal.h>
 #include <kernel/wait.h>
 #include <kernel/resource.h>
@@ -111,6 +112,24 @@ struct task_struct {
 
 extern struct task_struct init_task;	/* pid 0: boot, then idle */
 extern struct list_head task_list;	/* every task but init_task */
+
+/*
+ * The task list, the pids and the family links (tasks, children, sibling,
+ * parent) change only between these (fork, exit, wait, kernel_thread),
+ * and a walk of them, or a find_task_by_pid whose task is used at once,
+ * holds them too, so that the task it stands on is not freed under it.
+ * Nothing between them may sleep. On one CPU, no preemption is enough;
+ * several CPUs will make it Linux's tasklist_lock.
+ */
+static inline void lock_tasklist(void)
+{
+	preempt_disable();
+}
+
+static inline void unlock_tasklist(void)
+{
+	preempt_enable();
+}
 
 void sched_init(void);
 void schedule(void);

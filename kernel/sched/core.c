@@ -305,7 +305,7 @@ void schedule_tail(void)
 __noreturn void schedule_dead(void)
 {
 	local_irq_disable();
-	preempt_enable_no_resched();	/* do_exit's: the switch needs 0 */
+	preempt_enable_no_resched();	/* do_exit's tasklist lock */
 	/* A zombie's task_struct stays for wait4; a self-reaped one goes. */
 	if (current->exit_state == EXIT_DEAD)
 		dead_task = current;
