@@ -125,7 +125,7 @@ static void task_sig_actions(const struct task_struct *t, sigset_t *ign,
 {
 	*ign = *cgt = 0;
 	for (int i = 0; i < _NSIG; i++) {
-		void *h = t->signal.action[i].handler;
+		void *h = t->sighand->action[i].handler;
 
 		if (h == SIG_IGN)
 			*ign |= 1ULL << i;
@@ -152,20 +152,22 @@ static int pid_stat_show(struct seq_file *m, struct task_struct *t)
 	tty_of_session(t->sid, &tty, &tpgid);
 	task_sig_actions(t, &ign, &cgt);
 	seq_printf(m, "%d (%s) %c %d %d %d %u %d %u ", t->pid, t->comm,
-		   task_state_to_char(t), t->parent ? t->parent->pid : 0, t->pgid,
+		   task_state_to_char(t), t->parent ? t->parent->tgid : 0, t->pgid,
 		   t->sid, (MAJOR(tty) << 8) | MINOR(tty), tpgid,
 		   (t->flags & PF_KTHREAD) ? 0x00200000 : 0);
-	seq_printf(m, "%lu %lu %lu %lu %llu 0 %llu 0 20 %d 1 0 %llu %lu %lu %lu ",
+	seq_printf(m, "%lu %lu %lu %lu %llu 0 %llu 0 20 %d %d 0 %llu %lu %lu %lu ",
 		   t->min_flt, t->cmin_flt, t->maj_flt, t->cmaj_flt,
 		   (unsigned long long)t->utime_ticks,
 		   (unsigned long long)t->cutime_ticks, t->nice,
+		   t->sig->nr_threads,
 		   (unsigned long long)t->start_time,
 		   mm_total_vm(mm) << PAGE_SHIFT,
 		   mm ? get_mm_rss(mm) : 0, rsslim);
 	seq_printf(m, "%lu %lu %lu 0 0 %llu %llu %llu %llu 0 0 0 %d 0 0 0 0 0 0 ",
 		   mm ? mm->start_code : 0, mm ? mm->end_code : 0,
 		   mm ? mm->start_stack : 0,
-		   (unsigned long long)(t->signal.pending & 0xffffffff),
+		   (unsigned long long)((t->signal.pending |
+					 t->sig->shared_pending) & 0xffffffff),
 		   (unsigned long long)(t->signal.blocked & 0xffffffff),
 		   (unsigned long long)(ign & 0xffffffff),
 		   (unsigned long long)(cgt & 0xffffffff), SIGCHLD);
@@ -197,8 +199,8 @@ static int pid_status_show(struct seq_file *m, struct task_struct *t)
 		seq_printf(m, "Umask:\t%04o\n", t->fs->umask);
 	seq_printf(m, "State:\t%s\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\n"
 		      "TracerPid:\t0\n",
-		   task_state_name(state), t->pid, t->pid,
-		   t->parent ? t->parent->pid : 0);
+		   task_state_name(state), t->tgid, t->pid,
+		   t->parent ? t->parent->tgid : 0);
 	seq_printf(m, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\n",
 		   c->uid, c->euid, c->suid, c->fsuid, c->gid, c->egid,
 		   c->sgid, c->fsgid);
@@ -214,10 +216,11 @@ static int pid_status_show(struct seq_file *m, struct task_struct *t)
 		status_kb(m, "VmRSS", rss);
 		status_kb(m, "VmExe", (mm->end_code - mm->start_code) >> 10);
 	}
-	seq_printf(m, "Threads:\t1\n");
+	seq_printf(m, "Threads:\t%d\n", t->sig->nr_threads);
 	seq_printf(m, "SigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\n"
 		      "SigIgn:\t%016llx\nSigCgt:\t%016llx\n",
-		   (unsigned long long)t->signal.pending, 0ULL,
+		   (unsigned long long)t->signal.pending,
+		   (unsigned long long)t->sig->shared_pending,
 		   (unsigned long long)t->signal.blocked,
 		   (unsigned long long)ign, (unsigned long long)cgt);
 	seq_printf(m, "voluntary_ctxt_switches:\t%lu\n"
@@ -457,7 +460,7 @@ static struct inode *proc_self_inode(struct super_block *sb)
 			iput(inode);
 		return NULL;
 	}
-	snprintf(link, 12, "%d", current->pid);
+	snprintf(link, 12, "%d", current->tgid);
 	inode->i_ino = SELF_INO;
 	inode->i_mode = S_IFLNK | 0777;
 	inode->i_nlink = 1;
@@ -489,7 +492,8 @@ static pid_t next_pid(pid_t from)
 	pid_t best = 0;
 
 	list_for_each_entry(t, &task_list, tasks)
-		if (t->pid >= from && (!best || t->pid < best))
+		if (thread_group_leader(t) && t->pid >= from &&
+		    (!best || t->pid < best))
 			best = t->pid;
 	return best;
 }
