@@ -7,8 +7,12 @@
  *	status    "Name:\tsh" lines for people and busybox's ps -o
  *	cmdline   the argument strings, NUL-terminated, as exec left them
  *	maps      one line per VMA: range, rwxp, offset, dev, inode, path
+ *	fd/       the open descriptors (fs/proc/fd.c)
+ *	task/     a directory /proc/PID/task/TID per thread, the same as
+ *	          /proc/TID (which a lookup finds, though /proc lists only
+ *	          processes, as Linux does)
  *
- * and /proc/self, a symlink to the reader's own directory.
+ * and /proc/self, a symlink to the reader's own process's directory.
  *
  * Roadmap:
  *   proc_pid_lookup, proc_pid_readdir   /proc's root asks here for names
@@ -68,9 +72,10 @@ static const struct pid_entry pid_entries[] = {
 	{ "maps", pid_maps_show },
 };
 
-/* /proc/PID/fd (fs/proc/fd.c) comes after the files. */
+/* /proc/PID/fd (fs/proc/fd.c) and task/ come after the files. */
 #define FD_INDEX (ARRAY_SIZE(pid_entries) + 1)
-_Static_assert(ARRAY_SIZE(pid_entries) + 1 < 8, "PID_INO_BASE: 8 per pid");
+#define TASK_INDEX (FD_INDEX + 1)
+_Static_assert(TASK_INDEX < 8, "PID_INO_BASE: 8 per pid");
 
 static pid_t inode_pid(const struct inode *inode)
 {
@@ -395,6 +400,86 @@ static struct dentry *proc_instantiate(struct dentry *dentry,
 	return NULL;
 }
 
+/* ---- /proc/PID/task: the threads ---------------------------------------------- */
+
+static const struct inode_operations proc_task_dir_inode_operations;
+static const struct file_operations proc_task_dir_operations;
+
+/* The directory of t's threads (t: any of them). */
+static struct inode *proc_task_dir_inode(struct super_block *sb,
+					 struct task_struct *t)
+{
+	struct inode *inode = new_inode(sb);
+
+	if (!inode)
+		return NULL;
+	inode->i_ino = PID_INO_BASE + (unsigned long)t->tgid * 8 + TASK_INDEX;
+	inode->i_uid = t->cred.euid;
+	inode->i_gid = t->cred.egid;
+	inode->i_mode = S_IFDIR | 0555;
+	inode->i_nlink = 2;
+	inode->i_op = &proc_task_dir_inode_operations;
+	inode->i_fop = &proc_task_dir_operations;
+	return inode;
+}
+
+/* "TID": that thread's /proc/TID, if it is one of this process's. */
+static struct dentry *proc_task_lookup(struct inode *dir, struct dentry *dentry,
+				       unsigned int flags)
+{
+	long tid = proc_name_to_number(dentry->d_name.name, dentry->d_name.len);
+	struct task_struct *t = find_task_by_pid(max(tid, 0L));
+
+	if (!t || t->tgid != inode_pid(dir))
+		return ERR_PTR(-ENOENT);
+	return proc_instantiate(dentry, proc_pid_inode(dir->i_sb, t, 0));
+}
+
+/* The smallest thread id >= from of process tgid, or 0. */
+static pid_t next_tid(pid_t tgid, pid_t from)
+{
+	struct task_struct *t;
+	pid_t best = 0;
+
+	list_for_each_entry(t, &task_list, tasks)
+		if (t->tgid == tgid && t->pid >= from &&
+		    (!best || t->pid < best))
+			best = t->pid;
+	return best;
+}
+
+/* ".", "..", then the thread ids in increasing order, tid at position
+ * tid + 2, so that a reader coming back resumes at the next. */
+static int proc_task_readdir(struct file *file, struct dir_context *ctx)
+{
+	pid_t tgid = inode_pid(file->f_inode), tid;
+	char name[12];
+
+	if (!find_task_by_pid(tgid))
+		return -ENOENT;
+	if (!dir_emit_dots(file, ctx))
+		return 0;
+	while ((tid = next_tid(tgid, ctx->pos - 2))) {
+		int len = snprintf(name, sizeof(name), "%d", tid);
+
+		/* No task pointer across the actor: it may sleep. */
+		if (!ctx->actor(ctx, name, len, tid + 3,
+				PID_INO_BASE + (unsigned long)tid * 8, DT_DIR))
+			return 0;
+		ctx->pos = tid + 3;
+	}
+	return 0;
+}
+
+static const struct inode_operations proc_task_dir_inode_operations = {
+	.lookup = proc_task_lookup,
+};
+
+static const struct file_operations proc_task_dir_operations = {
+	.read_iter = generic_read_dir,
+	.iterate = proc_task_readdir,
+};
+
 static struct dentry *proc_pid_dir_lookup(struct inode *dir,
 					  struct dentry *dentry,
 					  unsigned int flags)
@@ -412,6 +497,9 @@ static struct dentry *proc_pid_dir_lookup(struct inode *dir,
 	if (dentry->d_name.len == 2 && !memcmp(dentry->d_name.name, "fd", 2))
 		return proc_instantiate(dentry, proc_fd_dir_inode(dir->i_sb, t,
 							dir->i_ino + FD_INDEX));
+	if (dentry->d_name.len == 4 && !memcmp(dentry->d_name.name, "task", 4))
+		return proc_instantiate(dentry, proc_task_dir_inode(dir->i_sb,
+								    t));
 	return ERR_PTR(-ENOENT);
 }
 
@@ -434,6 +522,12 @@ static int proc_pid_dir_readdir(struct file *file, struct dir_context *ctx)
 	if (ctx->pos - 2 == ARRAY_SIZE(pid_entries)) {	/* then fd/ */
 		if (!ctx->actor(ctx, "fd", 2, ctx->pos + 1,
 				dir->i_ino + FD_INDEX, DT_DIR))
+			return 0;
+		ctx->pos++;
+	}
+	if (ctx->pos - 2 == ARRAY_SIZE(pid_entries) + 1) {	/* task/ */
+		if (!ctx->actor(ctx, "task", 4, ctx->pos + 1,
+				dir->i_ino + TASK_INDEX, DT_DIR))
 			return 0;
 		ctx->pos++;
 	}
