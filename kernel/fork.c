@@ -173,8 +173,12 @@ static void init_child(struct task_struct *p, struct task_struct *parent,
 	if (flags & CLONE_CHILD_CLEARTID)
 		p->clear_child_tid = (unsigned long)args->child_tid;
 	p->signal.blocked = parent->signal.blocked;
-	p->signal.sas_ss_sp = parent->signal.sas_ss_sp;	/* sigaltstack */
-	p->signal.sas_ss_size = parent->signal.sas_ss_size;
+	/* The alternate signal stack, unless the child shares our memory
+	 * and runs beside us: two threads on one stack would clash. */
+	if ((flags & (CLONE_VM | CLONE_VFORK)) != CLONE_VM) {
+		p->signal.sas_ss_sp = parent->signal.sas_ss_sp;
+		p->signal.sas_ss_size = parent->signal.sas_ss_size;
+	}
 	p->signal.sas_ss_flags = parent->signal.sas_ss_flags;
 	/* A process's parent is a process (its leader); a thread's, and a
 	 * CLONE_PARENT child's, is the creator's own. */

@@ -402,6 +402,15 @@ static struct dentry *proc_instantiate(struct dentry *dentry,
 
 /* ---- /proc/PID/task: the threads ---------------------------------------------- */
 
+/* A directory /proc/PID/task/TID has no task/ of its own: a tree walk
+ * (nftw, find) must not go round task/TID/task/TID... for ever. */
+#define TASK_TID_DIR ((void *)1)
+
+static bool dir_is_thread(const struct inode *dir)
+{
+	return dir->i_private == TASK_TID_DIR;
+}
+
 static const struct inode_operations proc_task_dir_inode_operations;
 static const struct file_operations proc_task_dir_operations;
 
@@ -430,9 +439,14 @@ static struct dentry *proc_task_lookup(struct inode *dir, struct dentry *dentry,
 	long tid = proc_name_to_number(dentry->d_name.name, dentry->d_name.len);
 	struct task_struct *t = find_task_by_pid(max(tid, 0L));
 
+	struct inode *inode;
+
 	if (!t || t->tgid != inode_pid(dir))
 		return ERR_PTR(-ENOENT);
-	return proc_instantiate(dentry, proc_pid_inode(dir->i_sb, t, 0));
+	inode = proc_pid_inode(dir->i_sb, t, 0);
+	if (inode)
+		inode->i_private = TASK_TID_DIR;
+	return proc_instantiate(dentry, inode);
 }
 
 /* The smallest thread id >= from of process tgid, or 0. */
@@ -497,7 +511,8 @@ static struct dentry *proc_pid_dir_lookup(struct inode *dir,
 	if (dentry->d_name.len == 2 && !memcmp(dentry->d_name.name, "fd", 2))
 		return proc_instantiate(dentry, proc_fd_dir_inode(dir->i_sb, t,
 							dir->i_ino + FD_INDEX));
-	if (dentry->d_name.len == 4 && !memcmp(dentry->d_name.name, "task", 4))
+	if (dentry->d_name.len == 4 && !memcmp(dentry->d_name.name, "task", 4) &&
+	    !dir_is_thread(dir))
 		return proc_instantiate(dentry, proc_task_dir_inode(dir->i_sb,
 								    t));
 	return ERR_PTR(-ENOENT);
@@ -525,7 +540,8 @@ static int proc_pid_dir_readdir(struct file *file, struct dir_context *ctx)
 			return 0;
 		ctx->pos++;
 	}
-	if (ctx->pos - 2 == ARRAY_SIZE(pid_entries) + 1) {	/* task/ */
+	if (ctx->pos - 2 == ARRAY_SIZE(pid_entries) + 1 &&
+	    !dir_is_thread(dir)) {	/* task/ */
 		if (!ctx->actor(ctx, "task", 4, ctx->pos + 1,
 				dir->i_ino + TASK_INDEX, DT_DIR))
 			return 0;

@@ -6,7 +6,7 @@
  * process must meet on: the same mm and address); return values through
  * pthread_join (which waits on CLONE_CHILD_CLEARTID); one getpid() and
  * N + 1 distinct gettid()s; /proc/self/status and /proc/self/task count
- * the threads; getrusage(RUSAGE_SELF) counts them all, RUSAGE_THREAD one.
+ * the threads (and /proc/self/task/TID has no task/ to loop through); getrusage(RUSAGE_SELF) counts them all, RUSAGE_THREAD one.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -95,9 +95,10 @@ int main(void)
 	int created = 0, joined_ok = 0, distinct = 1, same_pid = 1;
 	struct rusage self, thread;
 	volatile unsigned long spin = 0;
+	char path[64];
 
 	alarm(60);
-	plan(11);
+	plan(12);
 	for (long i = 0; i < N; i++)
 		created += pthread_create(&th[i], NULL, worker, (void *)i) == 0;
 	is_int(created, N, "pthread_create made %d threads", N);
@@ -109,6 +110,9 @@ int main(void)
 	       N + 1);
 	is_int(task_entries(), N + 1, "/proc/self/task lists %d thread ids",
 	       N + 1);
+	snprintf(path, sizeof(path), "/proc/self/task/%d/task", tids[0]);
+	ok(access(path, F_OK) != 0,
+	   "a thread's directory has no task/ (a tree walk ends)");
 	pthread_mutex_lock(&lock);
 	go = 1;
 	pthread_cond_broadcast(&go_cond);
