@@ -299,6 +299,34 @@ struct files_struct *dup_fd(struct files_struct *old)
 	return files;
 }
 
+struct files_struct *get_files_struct(struct files_struct *files)
+{
+	spin_lock(&files->file_lock);
+	files->count++;
+	spin_unlock(&files->file_lock);
+	return files;
+}
+
+int unshare_files(void)
+{
+	struct files_struct *old = current->files, *copy;
+	int count;
+
+	if (!old)
+		return 0;
+	spin_lock(&old->file_lock);
+	count = old->count;
+	spin_unlock(&old->file_lock);
+	if (count == 1)
+		return 0;	/* only we use it: nobody can start sharing */
+	copy = dup_fd(old);
+	if (!copy)
+		return -ENOMEM;
+	current->files = copy;
+	put_files_struct(old);
+	return 0;
+}
+
 void put_files_struct(struct files_struct *files)
 {
 	int count;

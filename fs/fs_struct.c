@@ -46,6 +46,14 @@ struct fs_struct *copy_fs_struct(struct fs_struct *old)
 	return fs;
 }
 
+struct fs_struct *get_fs_struct(struct fs_struct *fs)
+{
+	spin_lock(&fs->lock);
+	fs->users++;
+	spin_unlock(&fs->lock);
+	return fs;
+}
+
 void put_fs_struct(struct fs_struct *fs)
 {
 	int users;

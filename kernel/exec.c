@@ -5,9 +5,11 @@
  * fail: copy argv and envp into the kernel, open and check the file, build
  * the new address space (the program's segments mapped from the file by
  * fs/binfmt_elf.c, the stack with arguments and auxiliary vector) while
- * the old one is still in use. After it: switch to the new mm, drop the
- * old, reset signal handlers, close close-on-exec files, and point the
- * saved user registers at the entry (the loader's, if there is one).
+ * the old one is still in use. Then the other threads of the process are
+ * killed (de_thread): from here the exec cannot be undone. After it:
+ * switch to the new mm, drop the old, reset signal handlers, close
+ * close-on-exec files, and point the saved user registers at the entry
+ * (the loader's, if there is one).
  */
 #include <kernel/sched.h>
 #include <kernel/errno.h>
@@ -197,8 +199,131 @@ static int setup_stack(struct linux_binprm *bprm)
 	return err;
 }
 
+/* Every other thread of the group is gone, and a leader that was not
+ * current is a zombie: current may take its place. */
+static bool others_gone(struct task_struct *t)
+{
+	struct task_struct *leader = t->group_leader;
+
+	if (leader == t)
+		return t->sig->nr_threads == 1;
+	return t->sig->nr_threads == 2 && leader->exit_state;
+}
+
+/*
+ * current, a thread that is not the leader, becomes the process: it takes
+ * the leader's pid (the process id everyone knows), family and place,
+ * and the old leader, a zombie now, is freed (Linux's exchange_tids and
+ * the rest of de_thread). Its CPU time stays the process's.
+ */
+static void become_leader(struct task_struct *t)
+{
+	struct task_struct *leader = t->group_leader, *c;
+	pid_t tid = t->pid;
+
+	lock_tasklist();	/* the pids and links change in one step */
+	t->pid = leader->pid;
+	leader->pid = tid;
+	t->start_time = leader->start_time;
+	t->parent = leader->parent;
+	list_add(&t->sibling, &leader->sibling);
+	list_del(&leader->sibling);
+	list_splice_init(&leader->children, &t->children);
+	list_for_each_entry(c, &t->children, sibling)
+		c->parent = t;
+	t->cutime_ticks = leader->cutime_ticks;
+	t->cstime_ticks = leader->cstime_ticks;
+	t->cnvcsw = leader->cnvcsw;
+	t->cnivcsw = leader->cnivcsw;
+	t->cmin_flt = leader->cmin_flt;
+	t->cmaj_flt = leader->cmaj_flt;
+	t->cmaxrss_kb = leader->cmaxrss_kb;
+	t->group_leader = t;
+	leader->group_leader = t;
+	release_task(leader);
+	unlock_tasklist();
+}
+
+/*
+ * exec in a process of several threads (Linux's de_thread, in its
+ * simplest form): the others get SIGKILL and current waits until they
+ * are gone, then takes the leader's place if it is not the leader. 0, or
+ * -EAGAIN when the process is exiting already, -EINTR when it was killed
+ * while we waited (the caller then dies of it on its way out).
+ */
+int de_thread(void)
+{
+	struct task_struct *t = current;
+	struct signal_struct *s = t->sig;
+	struct wait_queue_entry w = { 0 };
+	unsigned long flags;
+	int err = 0;
+
+	lock_task_sighand(t, &flags);
+	if (thread_group_empty(t)) {
+		unlock_task_sighand(t, flags);
+		return 0;
+	}
+	if ((s->flags & SIGNAL_GROUP_EXIT) || s->group_exec_task) {
+		unlock_task_sighand(t, flags);
+		return -EAGAIN;
+	}
+	s->group_exec_task = t;
+	zap_other_threads(t);
+	unlock_task_sighand(t, flags);
+	for (;;) {
+		prepare_to_wait(&s->exec_wait, &w, TASK_INTERRUPTIBLE);
+		if (others_gone(t) || fatal_signal_pending(t))
+			break;
+		schedule();
+	}
+	finish_wait(&s->exec_wait, &w);
+	lock_task_sighand(t, &flags);
+	if (!others_gone(t))
+		err = -EINTR;
+	s->group_exec_task = NULL;
+	unlock_task_sighand(t, flags);
+	if (!err && !thread_group_leader(t))
+		become_leader(t);
+	return err;
+}
+
+/*
+ * Handlers go back to the default (ignored ones stay ignored). If another
+ * process shares the handlers (CLONE_SIGHAND without CLONE_THREAD),
+ * current takes a copy of its own first (newsh, allocated before the
+ * point of no return; NULL: keep sharing, out of memory).
+ */
+static void flush_signal_handlers(struct task_struct *t,
+				  struct sighand_struct *newsh)
+{
+	struct sighand_struct *old = t->sighand;
+	unsigned long flags;
+
+	if (newsh && __atomic_load_n(&old->count, __ATOMIC_RELAXED) > 1) {
+		newsh->count = 1;
+		spin_lock_init(&newsh->siglock);
+		lock_task_sighand(t, &flags);
+		memcpy(newsh->action, old->action, sizeof(old->action));
+		t->sighand = newsh;
+		spin_unlock_irqrestore(&old->siglock, flags);
+		put_sighand(old);
+	} else {
+		kfree(newsh);
+	}
+	lock_task_sighand(t, &flags);
+	for (int i = 0; i < _NSIG; i++) {
+		struct k_sigaction *ka = &t->sighand->action[i];
+
+		if (ka->handler != SIG_IGN)
+			memset(ka, 0, sizeof(*ka));
+	}
+	unlock_task_sighand(t, flags);
+}
+
 /* After the point of no return: nothing here may fail. */
-static void commit_exec(struct linux_binprm *bprm, struct pt_regs *regs)
+static void commit_exec(struct linux_binprm *bprm, struct pt_regs *regs,
+			struct sighand_struct *newsh)
 {
 	struct task_struct *t = current;
 	struct mm_struct *old = t->mm;
@@ -208,24 +333,19 @@ static void commit_exec(struct linux_binprm *bprm, struct pt_regs *regs)
 		if (*p == '/' && p[1])
 			name = p + 1;
 
+	exec_mm_release(t);	/* CLONE_CHILD_CLEARTID, a vfork parent */
 	t->mm = bprm->mm;
 	bprm->mm = NULL;
 	switch_to_mm(t->mm);
 	if (old)
 		mmput(old);
-	mm_release_vfork(t);
 	strlcpy(t->comm, name, sizeof(t->comm));
 	t->flags &= ~PF_KTHREAD;	/* pid 1 starts as a kernel thread */
 	t->undumpable = false;	/* a new program is dumpable again */
 	t->robust_list = 0;	/* it pointed into the old program */
 	/* So did the alternate stack (Linux keeps its SS_AUTODISARM). */
 	t->signal.sas_ss_sp = t->signal.sas_ss_size = 0;
-	for (int i = 0; i < _NSIG; i++) {
-		struct k_sigaction *ka = &t->signal.action[i];
-
-		if (ka->handler != SIG_IGN)
-			memset(ka, 0, sizeof(*ka));
-	}
+	flush_signal_handlers(t, newsh);
 	if (t->files)
 		do_close_on_exec(t->files);
 	t->fs_base = 0;
@@ -253,6 +373,7 @@ static int __do_execve(struct linux_binprm *bprm_in,
 		       struct pt_regs *regs)
 {
 	struct linux_binprm bprm = *bprm_in;
+	struct sighand_struct *newsh = NULL;
 	int err;
 
 	bprm.buf = (char *)__get_free_pages(GFP_KERNEL, 5);	/* 128 KiB */
@@ -286,9 +407,25 @@ static int __do_execve(struct linux_binprm *bprm_in,
 	err = load_elf_binary(&bprm);
 	if (!err)
 		err = setup_stack(&bprm);
+	/* Our own copies of what we may share with another process, so
+	 * that closing close-on-exec files and resetting handlers touch
+	 * only us. */
 	if (!err)
-		commit_exec(&bprm, regs);	/* the point of no return */
+		err = unshare_files();
+	if (!err && __atomic_load_n(&current->sighand->count,
+				    __ATOMIC_RELAXED) > 1) {
+		newsh = kzalloc(sizeof(*newsh), GFP_KERNEL);
+		if (!newsh)
+			err = -ENOMEM;
+	}
+	if (!err)
+		err = de_thread();
+	if (!err) {
+		commit_exec(&bprm, regs, newsh);	/* the point of no return */
+		newsh = NULL;
+	}
 out:
+	kfree(newsh);
 	free_bprm(&bprm);
 	return err;
 }

@@ -51,7 +51,7 @@ static void delay_ms(unsigned long ms)
 	u64 until = jiffies + (ms * HZ + 999) / 1000;
 
 	while (time_after_jiffies(until, jiffies) &&
-	       !(current->signal.pending & (1ULL << (SIGKILL - 1))))
+	       !fatal_signal_pending(current))
 		if (schedule_timeout_interruptible(until - jiffies) &&
 		    signal_pending(current))
 			schedule();	/* a signal waits: yield, go on */

@@ -1,12 +1,11 @@
 /*
- * kernel/futex.c: futex(2) for processes of one thread, and the robust
- * list calls.
+ * kernel/futex.c: futex(2), and the robust list calls.
  *
  * A futex is a 32-bit word in user memory. FUTEX_WAIT sleeps if the word
  * still holds the value the caller saw; FUTEX_WAKE wakes sleepers of the
  * same futex. "The same" is a key (get_futex_key): a private futex
  * (FUTEX_PRIVATE_FLAG, or memory no other process can map) is its mm and
- * address; one in a MAP_SHARED mapping is the file's mapping and its
+ * address, which every thread of the process shares; one in a MAP_SHARED mapping is the file's mapping and its
  * offset there, so processes that map the page at different addresses
  * meet (shared anonymous memory is a shmem file, mm/shmem.c). Sleepers
  * wait in a futex_q on one of a few hash buckets.
@@ -18,7 +17,8 @@
  *
  * Roadmap: get_futex_key; futex_wait (with futex_wait_setup,
  * futex_unqueue); futex_wake; futex_requeue; the timeout and the
- * dispatch (do_futex); set_robust_list/get_robust_list (stored only: no
+ * dispatch (do_futex); futex_wake_one (a thread's exit, for
+ * pthread_join); set_robust_list/get_robust_list (stored only: no
  * robust-list walk at exit).
  */
 #include <kernel/errno.h>
@@ -242,6 +242,11 @@ static long futex_wake(u32 __user *uaddr, bool shared, int nr_wake,
 	}
 	spin_unlock_irqrestore(&hb->lock, flags);
 	return ret;
+}
+
+void futex_wake_one(u32 __user *uaddr)
+{
+	futex_wake(uaddr, true, 1, FUTEX_BITSET_MATCH_ANY);
 }
 
 /*

@@ -59,7 +59,7 @@ static void kernel_init(void *unused)
 
 
 	current->pgid = current->sid = current->pid;
-	current->signal.unkillable = true;	/* not inherited by fork */
+	current->sig->flags |= SIGNAL_UNKILLABLE;	/* not inherited by fork */
 	do_initcalls();	/* drivers: disks appear in /dev */
 	failed = run_selftests();
 	pr_notice("pagelab: boot complete (%lu ms)\n",

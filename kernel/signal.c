@@ -37,8 +37,6 @@
 #include <fs/fs.h>
 #include <mm/mmap.h>
 
-void do_group_exit_signal(int sig) __attribute__((noreturn));
-
 #define UNBLOCKABLE (sigmask(SIGKILL) | sigmask(SIGSTOP))
 #define VECTOR_SYSCALL 256
 
@@ -65,9 +63,49 @@ struct rt_sigframe {
 	siginfo_t info;
 };
 
+#define for_each_thread(p, t) \
+	list_for_each_entry(t, &(p)->sig->thread_head, thread_node)
+
+/* Racy reads of the shared set are fine here: whoever acts on the answer
+ * looks again under siglock (dequeue_signal). */
 bool signal_pending(struct task_struct *t)
 {
-	return t->signal.pending & ~t->signal.blocked;
+	sigset_t pending = t->signal.pending | t->sig->shared_pending;
+
+	return (pending & ~t->signal.blocked) || t->signal.stop_pending;
+}
+
+/* SIGKILL is on its way to t, or its group is exiting: a sleep should
+ * give up (fail_delay, the OOM killer). */
+bool fatal_signal_pending(struct task_struct *t)
+{
+	return (t->signal.pending & sigmask(SIGKILL)) ||
+	       (t->sig->flags & SIGNAL_GROUP_EXIT);
+}
+
+struct sighand_struct *lock_task_sighand(struct task_struct *t,
+					 unsigned long *flags)
+{
+	struct sighand_struct *sh;
+
+	for (;;) {
+		*flags = local_irq_save();
+		sh = t->sighand;
+		if (!sh) {
+			local_irq_restore(*flags);
+			return NULL;
+		}
+		spin_lock(&sh->siglock);
+		if (sh == t->sighand)	/* exec may have given t its own */
+			return sh;
+		spin_unlock(&sh->siglock);
+		local_irq_restore(*flags);
+	}
+}
+
+void unlock_task_sighand(struct task_struct *t, unsigned long flags)
+{
+	spin_unlock_irqrestore(&t->sighand->siglock, flags);
 }
 
 static bool sig_default_ignored(int sig)
@@ -80,16 +118,18 @@ static bool sig_default_ignored(int sig)
  * Would the target throw sig away on arrival? Then don't queue it. init
  * takes only the signals it has a handler for (Linux's sig_task_ignored):
  * kill(1, SIGTERM) by root must not end the machine with a panic.
+ * siglock held.
  */
 static bool sig_ignored(struct task_struct *t, int sig)
 {
-	void *h = t->signal.action[sig - 1].handler;
+	void *h = t->sighand->action[sig - 1].handler;
+	bool unkillable = t->sig->flags & SIGNAL_UNKILLABLE;
 
-	if (t->signal.unkillable && (sigmask(sig) & UNBLOCKABLE))
+	if (unkillable && (sigmask(sig) & UNBLOCKABLE))
 		return true;
 	if ((t->signal.blocked | t->signal.real_blocked) & sigmask(sig))
 		return false;
-	if (t->signal.unkillable && h == SIG_DFL)
+	if (unkillable && h == SIG_DFL)
 		return true;
 	return h == SIG_IGN || (h == SIG_DFL && sig_default_ignored(sig));
 }
@@ -99,7 +139,8 @@ static bool sig_ignored(struct task_struct *t, int sig)
 	 sigmask(SIGTTOU))
 
 /* The parent hears of a stop or a continue (SIGCHLD, unless it asked not
- * to with SA_NOCLDSTOP) and its wait4 looks again. */
+ * to with SA_NOCLDSTOP) and its wait4 looks again. t: the group leader.
+ * No siglock held: the parent's may be the same (CLONE_SIGHAND). */
 static void notify_parent_cldstop(struct task_struct *t, int why, int sig)
 {
 	struct task_struct *parent = t->parent;
@@ -107,55 +148,160 @@ static void notify_parent_cldstop(struct task_struct *t, int why, int sig)
 
 	if (!parent)
 		return;
-	info.chld.pid = t->pid;
+	info.chld.pid = t->tgid;
 	info.chld.uid = t->cred.uid;
 	info.chld.status = sig;
-	if (!(parent->signal.action[SIGCHLD - 1].flags & SA_NOCLDSTOP))
-		send_sig_info(SIGCHLD, &info, parent);
+	if (!(parent->sighand->action[SIGCHLD - 1].flags & SA_NOCLDSTOP))
+		group_send_sig_info(SIGCHLD, &info, parent);
 	wake_up(&parent->wait_chldexit);
 }
 
-/*
- * What sending sig does before it is queued, whatever t's action for it
- * (Linux's prepare_signal): a stop signal cancels a pending SIGCONT;
- * SIGCONT cancels pending stops and resumes a stopped t, even when it
- * ignores SIGCONT; SIGKILL gets a stopped t running so that it can die.
- */
-static void prepare_signal(int sig, struct task_struct *t)
+/* A stopped thread gets running, to see SIGCONT or SIGKILL. */
+static void wake_stopped(struct task_struct *t)
 {
-	if (sigmask(sig) & STOP_SIGNALS) {
-		t->signal.pending &= ~sigmask(SIGCONT);
-		return;
-	}
-	if (sig != SIGCONT && sig != SIGKILL)
-		return;
-	if (sig == SIGCONT)
-		t->signal.pending &= ~STOP_SIGNALS;
 	if (t->state != TASK_STOPPED)
 		return;
-	t->stop_report = 0;
-	if (sig == SIGCONT) {
-		t->cont_report = true;
-		notify_parent_cldstop(t, CLD_CONTINUED, SIGCONT);
-	}
 	t->state = TASK_INTERRUPTIBLE;	/* what wake_up_process wakes */
 	wake_up_process(t);
 }
 
-int send_sig_info(int sig, const siginfo_t *info, struct task_struct *t)
+/* Make t look at its signals: an interruptible sleep ends (and, for a
+ * fatal one, a stop). */
+static void signal_wake_up(struct task_struct *t, bool fatal)
 {
+	if (fatal)
+		wake_stopped(t);
+	if (t->state == TASK_INTERRUPTIBLE)
+		wake_up_process(t);
+}
+
+/* Take sig out of every pending set of p's group. siglock held. */
+static void flush_group_signals(struct task_struct *p, sigset_t mask)
+{
+	struct task_struct *t;
+
+	p->sig->shared_pending &= ~mask;
+	for_each_thread(p, t)
+		t->signal.pending &= ~mask;
+}
+
+/*
+ * What sending sig does before it is queued, whatever p's action for it
+ * (Linux's prepare_signal), to the whole group: a stop signal cancels a
+ * pending SIGCONT; SIGCONT cancels pending stops and resumes a stopped
+ * group, even when it ignores SIGCONT; SIGKILL gets a stopped group
+ * running so that it can die. siglock held; true when the parent must
+ * hear that the group continued (after the unlock).
+ */
+static bool prepare_signal(int sig, struct task_struct *p)
+{
+	struct signal_struct *s = p->sig;
+	struct task_struct *t;
+
+	if (sigmask(sig) & STOP_SIGNALS) {
+		flush_group_signals(p, sigmask(SIGCONT));
+		return false;
+	}
+	if (sig != SIGCONT && sig != SIGKILL)
+		return false;
+	if (sig == SIGCONT) {
+		flush_group_signals(p, STOP_SIGNALS);
+		for_each_thread(p, t)
+			t->signal.stop_pending = false;
+	}
+	if (!(s->flags & SIGNAL_STOP_STOPPED))
+		return false;
+	s->flags &= ~SIGNAL_STOP_STOPPED;
+	s->stop_report = 0;
+	for_each_thread(p, t)
+		wake_stopped(t);
+	if (sig != SIGCONT)
+		return false;
+	s->cont_report = true;
+	return true;
+}
+
+static bool wants_signal(int sig, struct task_struct *t)
+{
+	return !(t->signal.blocked & sigmask(sig)) &&
+	       !(t->flags & PF_EXITING);
+}
+
+/* Every other thread of p's group gets SIGKILL. siglock held. */
+void zap_other_threads(struct task_struct *p)
+{
+	struct task_struct *t;
+
+	for_each_thread(p, t) {
+		if (t == p || (t->flags & PF_EXITING))
+			continue;
+		t->signal.pending |= sigmask(SIGKILL);
+		t->signal.stop_pending = false;
+		signal_wake_up(t, true);
+	}
+}
+
+/*
+ * sig was queued for p (for p's whole group when group): find a thread
+ * that will take it and wake it (Linux's complete_signal). SIGKILL ends
+ * the group here and now: every thread gets it, whatever it was doing.
+ * siglock held.
+ */
+static void complete_signal(int sig, struct task_struct *p, bool group)
+{
+	struct signal_struct *s = p->sig;
+	struct task_struct *t = p;
+
+	if (!wants_signal(sig, p)) {
+		if (!group)
+			return;
+		t = NULL;
+		for_each_thread(p, t)
+			if (wants_signal(sig, t))
+				break;
+		if (&t->thread_node == &s->thread_head)
+			return;	/* every thread blocks it: it waits */
+	}
+	if (sig == SIGKILL && !(s->flags & SIGNAL_GROUP_EXIT) &&
+	    !s->group_exec_task) {
+		s->flags |= SIGNAL_GROUP_EXIT;
+		s->group_exit_code = SIGKILL;
+		t->signal.pending |= sigmask(SIGKILL);
+		zap_other_threads(t);
+	}
+	signal_wake_up(t, sig == SIGKILL);
+}
+
+/* A dead target takes nothing: a released or exiting thread, or for the
+ * group, one with no live thread. siglock held. */
+static bool target_gone(struct task_struct *t, bool group)
+{
+	return group ? !t->sig->live : (t->flags & PF_EXITING);
+}
+
+static int send_signal(int sig, const siginfo_t *info, struct task_struct *t,
+		       bool group)
+{
+	bool continued = false;
+	unsigned long flags;
+	sigset_t *pending;
 	siginfo_t *slot;
 
 	if (sig < 1 || sig > _NSIG)
 		return -EINVAL;
-	if (!t->exit_state)
-		prepare_signal(sig, t);
-	if (t->exit_state || sig_ignored(t, sig))
-		return 0;
 	if ((t->flags & PF_KTHREAD) && !t->mm)
 		return 0;	/* kernel threads take no signals */
-	slot = &t->signal.info[sig - 1];
-	if (!(t->signal.pending & sigmask(sig))) {
+	if (!lock_task_sighand(t, &flags))
+		return 0;
+	if (target_gone(t, group))
+		goto out;
+	continued = prepare_signal(sig, t);
+	if (sig_ignored(t, sig))
+		goto out;
+	pending = group ? &t->sig->shared_pending : &t->signal.pending;
+	slot = group ? &t->sig->shared_info[sig - 1]
+		     : &t->signal.info[sig - 1];
+	if (!(*pending & sigmask(sig))) {
 		if (info) {
 			*slot = *info;
 		} else {
@@ -163,20 +309,35 @@ int send_sig_info(int sig, const siginfo_t *info, struct task_struct *t)
 			slot->si_signo = sig;
 			slot->si_code = SI_KERNEL;
 		}
-		t->signal.pending |= sigmask(sig);
+		*pending |= sigmask(sig);
 	}
-	if (signal_pending(t) && t->state == TASK_INTERRUPTIBLE)
-		wake_up_process(t);
+	complete_signal(sig, t, group);
+out:
+	unlock_task_sighand(t, flags);
+	if (continued)
+		notify_parent_cldstop(t->group_leader, CLD_CONTINUED, SIGCONT);
 	return 0;
+}
+
+int send_sig_info(int sig, const siginfo_t *info, struct task_struct *t)
+{
+	return send_signal(sig, info, t, false);
+}
+
+int group_send_sig_info(int sig, const siginfo_t *info, struct task_struct *t)
+{
+	return send_signal(sig, info, t, true);
 }
 
 void force_sig_fault(int sig, int code, unsigned long addr)
 {
 	struct task_struct *t = current;
-	struct k_sigaction *ka = &t->signal.action[sig - 1];
+	struct k_sigaction *ka = &t->sighand->action[sig - 1];
 	siginfo_t info = { .si_signo = sig, .si_code = code };
+	unsigned long flags;
 
 	info.fault.addr = addr;
+	lock_task_sighand(t, &flags);
 	/* Blocked or ignored, the fault would only recur: take it anyway. */
 	if ((t->signal.blocked & sigmask(sig)) || ka->handler == SIG_IGN) {
 		t->signal.blocked &= ~sigmask(sig);
@@ -184,39 +345,71 @@ void force_sig_fault(int sig, int code, unsigned long addr)
 	}
 	/* Even init dies of a fault it has no handler for (then panics). */
 	if (ka->handler == SIG_DFL)
-		t->signal.unkillable = false;
+		t->sig->flags &= ~SIGNAL_UNKILLABLE;
 	t->signal.pending &= ~sigmask(sig);	/* this instance wins */
+	unlock_task_sighand(t, flags);
 	send_sig_info(sig, &info, t);
 }
 
-static int dequeue_signal(struct task_struct *t, siginfo_t *info)
+/* The lowest signal of *pending in allowed, taken with its siginfo. */
+static int take_signal(sigset_t *pending, siginfo_t *slots, sigset_t allowed,
+		       siginfo_t *info)
 {
-	sigset_t ready = t->signal.pending & ~t->signal.blocked;
+	sigset_t ready = *pending & allowed;
 	int sig;
 
 	if (!ready)
 		return 0;
 	sig = __builtin_ctzl(ready) + 1;
-	t->signal.pending &= ~sigmask(sig);
-	*info = t->signal.info[sig - 1];
+	*pending &= ~sigmask(sig);
+	*info = slots[sig - 1];
 	return sig;
 }
 
-/* Take the lowest pending signal of set, blocked or not (sigtimedwait). */
-static int dequeue_signal_from(struct task_struct *t, sigset_t set,
-			       siginfo_t *info)
+/* The lowest pending signal of allowed, this thread's own before the
+ * process's (Linux's dequeue_signal). siglock held. */
+static int dequeue_signal(struct task_struct *t, sigset_t allowed,
+			  siginfo_t *info)
 {
-	sigset_t ready = t->signal.pending & set;
-	int sig;
-
-	if (!ready)
-		return 0;
-	sig = __builtin_ctzl(ready) + 1;
-	t->signal.pending &= ~sigmask(sig);
-	*info = t->signal.info[sig - 1];
-	return sig;
+	return take_signal(&t->signal.pending, t->signal.info, allowed,
+			   info) ?:
+	       take_signal(&t->sig->shared_pending, t->sig->shared_info,
+			   allowed, info);
 }
 
+/*
+ * Process signals that p no longer takes (which: it blocks them now, or
+ * it is exiting) go to another thread that does (Linux's
+ * retarget_shared_pending), so that one thread does not hold them back
+ * from the others. siglock held.
+ */
+void retarget_shared_pending(struct task_struct *p, sigset_t which)
+{
+	sigset_t mask = p->sig->shared_pending & which;
+	struct task_struct *t;
+
+	if (!mask)
+		return;
+	for_each_thread(p, t)
+		if (t != p && !(t->flags & PF_EXITING) &&
+		    (mask & ~t->signal.blocked))
+			signal_wake_up(t, false);
+}
+
+/* Linux's set_current_blocked: SIGKILL and SIGSTOP stay unblocked. */
+static void set_current_blocked(sigset_t mask)
+{
+	struct task_struct *t = current;
+	unsigned long flags;
+	sigset_t newly;
+
+	mask &= ~UNBLOCKABLE;
+	lock_task_sighand(t, &flags);
+	newly = mask & ~t->signal.blocked;
+	t->signal.blocked = mask;
+	retarget_shared_pending(t, newly);
+	unlock_task_sighand(t, flags);
+}
 static void save_sigcontext(struct sigcontext *sc, const struct pt_regs *r)
 {
 	memset(sc, 0, sizeof(*sc));
@@ -298,7 +491,7 @@ SYSCALL_DEFINE2(sigaltstack, const stack_t __user *, uss, stack_t __user *,
  * The frame records the alternate stack as it was (uc_stack); with
  * SS_AUTODISARM the stack is off until rt_sigreturn puts it back.
  */
-static unsigned long sigframe_sp(struct k_sigaction *ka, struct pt_regs *regs,
+static unsigned long sigframe_sp(const struct k_sigaction *ka, struct pt_regs *regs,
 				 stack_t *uc_stack)
 {
 	struct signal_state *s = &current->signal;
@@ -315,7 +508,7 @@ static unsigned long sigframe_sp(struct k_sigaction *ka, struct pt_regs *regs,
 }
 
 /* Build the frame and point the registers at the handler. */
-static int setup_rt_frame(int sig, struct k_sigaction *ka, siginfo_t *info,
+static int setup_rt_frame(int sig, const struct k_sigaction *ka, siginfo_t *info,
 			  struct pt_regs *regs)
 {
 	struct task_struct *t = current;
@@ -352,7 +545,7 @@ static int setup_rt_frame(int sig, struct k_sigaction *ka, siginfo_t *info,
 }
 
 /* A syscall interrupted by a signal: restart it, or fail it with EINTR. */
-static void handle_restart(struct pt_regs *regs, struct k_sigaction *ka)
+static void handle_restart(struct pt_regs *regs, const struct k_sigaction *ka)
 {
 	long ret = regs->rax;
 
@@ -376,8 +569,8 @@ static void restore_saved_sigmask(void)
 	struct signal_state *s = &current->signal;
 
 	if (s->restore_saved_mask) {
-		s->blocked = s->saved_mask;
 		s->restore_saved_mask = false;
+		set_current_blocked(s->saved_mask);
 	}
 }
 
@@ -390,30 +583,49 @@ static bool sig_kernel_coredump(int sig)
 }
 
 /*
- * Stop until SIGCONT or SIGKILL (prepare_signal wakes us): the parent is
- * told, and wait4(WUNTRACED) reports (sig << 8) | 0x7f once. A stop that
- * arrives while SIGCONT is pending is no stop. One thread per process,
- * so there is no group stop to coordinate (Linux's do_signal_stop).
+ * Job control (Linux's do_signal_stop, simplified): the thread that takes
+ * a stop signal (sig) stops the group: the others are asked to stop too
+ * (stop_pending makes signal_pending true for them), the parent is told,
+ * and wait4(WUNTRACED) reports (sig << 8) | 0x7f once. A thread asked to
+ * stop comes here with sig 0. Each stays in TASK_STOPPED until SIGCONT
+ * or SIGKILL (prepare_signal) clears SIGNAL_STOP_STOPPED. A stop that
+ * arrives while SIGCONT is pending is no stop.
  */
 static void do_signal_stop(int sig)
 {
-	struct task_struct *t = current;
+	struct task_struct *t = current, *other;
+	struct signal_struct *s = t->sig;
+	bool notify = false;
+	unsigned long flags;
 
-	/* The test, the stop and the report as one step for other tasks
-	 * (no preemption; SMP will need a signal lock): a SIGCONT sent
-	 * before it is seen here, one sent after finds the task stopped
-	 * and wakes it (prepare_signal). */
-	preempt_disable();
-	if (t->signal.pending & sigmask(SIGCONT)) {
-		preempt_enable();
-		return;
+	lock_task_sighand(t, &flags);
+	if (sig && !((s->shared_pending | t->signal.pending) &
+		     sigmask(SIGCONT)) && !(s->flags & SIGNAL_GROUP_EXIT) &&
+	    !(s->flags & SIGNAL_STOP_STOPPED)) {
+		s->flags |= SIGNAL_STOP_STOPPED;
+		s->stop_report = sig;
+		s->cont_report = false;
+		notify = true;
+		for_each_thread(t, other) {
+			if (other == t || (other->flags & PF_EXITING))
+				continue;
+			other->signal.stop_pending = true;
+			signal_wake_up(other, false);
+		}
 	}
-	t->stop_report = sig;
-	t->cont_report = false;
-	t->state = TASK_STOPPED;
-	notify_parent_cldstop(t, CLD_STOPPED, sig);
-	preempt_enable_no_resched();
-	schedule();	/* off the run queue until prepare_signal */
+	t->signal.stop_pending = false;
+	while ((s->flags & SIGNAL_STOP_STOPPED) && !fatal_signal_pending(t)) {
+		t->state = TASK_STOPPED;
+		unlock_task_sighand(t, flags);
+		if (notify)
+			notify_parent_cldstop(t->group_leader, CLD_STOPPED,
+					      sig);
+		notify = false;
+		schedule();	/* off the run queue until prepare_signal */
+		lock_task_sighand(t, &flags);
+	}
+	t->state = TASK_RUNNING;
+	unlock_task_sighand(t, flags);
 }
 
 /* The file (and offset in it) that user address addr maps, as Linux's
@@ -453,10 +665,51 @@ static void show_signal_msg(int sig, siginfo_t *info, struct pt_regs *regs)
 		t->pid, sig, regs->rip, where, addr);
 }
 
-static void deliver(int sig, siginfo_t *info, struct pt_regs *regs)
+/*
+ * Take the next signal this thread may have, with a copy of its action:
+ * another thread may change the handler meanwhile. SA_RESETHAND takes
+ * effect here, as in Linux's get_signal. 0: nothing to take.
+ */
+static int get_signal(struct k_sigaction *ka, siginfo_t *info)
 {
 	struct task_struct *t = current;
-	struct k_sigaction *ka = &t->signal.action[sig - 1];
+	struct k_sigaction *action;
+	unsigned long flags;
+	int sig;
+
+	lock_task_sighand(t, &flags);
+	sig = dequeue_signal(t, ~t->signal.blocked, info);
+	if (sig) {
+		action = &t->sighand->action[sig - 1];
+		*ka = *action;
+		if (ka->handler != SIG_IGN && ka->handler != SIG_DFL &&
+		    (ka->flags & SA_RESETHAND))
+			action->handler = SIG_DFL;
+	}
+	unlock_task_sighand(t, flags);
+	return sig;
+}
+
+/* A handler's frame could not be written: SIGSEGV (Linux's force_sigsegv).
+ * If SIGSEGV's own handler is the one that cannot be entered, delivering
+ * it again would fail again, forever: back to the default, which kills. */
+static void force_sigsegv(int sig)
+{
+	unsigned long flags;
+
+	if (sig == SIGSEGV) {
+		lock_task_sighand(current, &flags);
+		current->sighand->action[SIGSEGV - 1].handler = SIG_DFL;
+		unlock_task_sighand(current, flags);
+	}
+	force_sig_fault(SIGSEGV, SI_KERNEL, 0);
+}
+
+static void deliver(int sig, const struct k_sigaction *ka, siginfo_t *info,
+		    struct pt_regs *regs)
+{
+	struct task_struct *t = current;
+	sigset_t mask;
 
 	/* No handler: a restarted call must not start under the mask it
 	 * set for itself, which it would then save as the caller's. */
@@ -468,7 +721,8 @@ static void deliver(int sig, siginfo_t *info, struct pt_regs *regs)
 	if (ka->handler == SIG_DFL) {
 		/* init: queued while blocked, the handler gone since. */
 		if (sig_default_ignored(sig) ||
-		    (t->signal.unkillable && !(sigmask(sig) & UNBLOCKABLE))) {
+		    ((t->sig->flags & SIGNAL_UNKILLABLE) &&
+		     !(sigmask(sig) & UNBLOCKABLE))) {
 			handle_restart(regs, NULL);
 			restore_saved_sigmask();
 			return;
@@ -481,37 +735,31 @@ static void deliver(int sig, siginfo_t *info, struct pt_regs *regs)
 		}
 		if (sig_kernel_coredump(sig) && sig != SIGQUIT)
 			show_signal_msg(sig, info, regs);
-		do_exit(sig);	/* wait status: the signal, no core */
+		do_group_exit(sig);	/* wait status: the signal, no core */
 	}
 	handle_restart(regs, ka);
 	if (setup_rt_frame(sig, ka, info, regs)) {
-		/*
-		 * No frame, so the handler cannot run (Linux's
-		 * force_sigsegv). SIGSEGV is the news; if SIGSEGV's own
-		 * handler is the one that cannot be entered, delivering it
-		 * again would fail again, forever: back to the default,
-		 * which kills.
-		 */
-		if (sig == SIGSEGV)
-			ka->handler = SIG_DFL;
-		force_sig_fault(SIGSEGV, SI_KERNEL, 0);
+		force_sigsegv(sig);
 		return;
 	}
-	t->signal.blocked |= ka->mask;
+	mask = t->signal.blocked | ka->mask;
 	if (!(ka->flags & SA_NODEFER))
-		t->signal.blocked |= sigmask(sig);
-	t->signal.blocked &= ~UNBLOCKABLE;
-	if (ka->flags & SA_RESETHAND)
-		ka->handler = SIG_DFL;
+		mask |= sigmask(sig);
+	set_current_blocked(mask);
 }
 
 static void do_signal(struct pt_regs *regs)
 {
+	struct k_sigaction ka = { 0 };
 	siginfo_t info;
-	int sig = dequeue_signal(current, &info);
+	int sig = get_signal(&ka, &info);
 
 	if (sig) {
-		deliver(sig, &info, regs);
+		deliver(sig, &ka, &info, regs);
+		return;
+	}
+	if (current->signal.stop_pending) {
+		do_signal_stop(0);	/* another thread stopped the group */
 		return;
 	}
 	handle_restart(regs, NULL);	/* nothing to deliver: restart */
@@ -547,33 +795,38 @@ void exit_to_user_mode(struct pt_regs *regs)
 SYSCALL_DEFINE4(rt_sigaction, int, sig, const struct k_sigaction __user *, act,
 		struct k_sigaction __user *, oact, size_t, sigsetsize)
 {
-	struct k_sigaction *ka, new;
+	struct k_sigaction *ka, new, old;
+	unsigned long flags;
 
 	if (sigsetsize != sizeof(sigset_t))
 		return -EINVAL;
 	if (sig < 1 || sig > _NSIG)
 		return -EINVAL;
-	ka = &current->signal.action[sig - 1];
 	if (act && copy_from_user(&new, act, sizeof(new)))
 		return -EFAULT;
 	if (act && (sig == SIGKILL || sig == SIGSTOP))
 		return -EINVAL;
-	if (oact && copy_to_user(oact, ka, sizeof(*ka)))
-		return -EFAULT;
+	lock_task_sighand(current, &flags);
+	ka = &current->sighand->action[sig - 1];
+	old = *ka;
 	if (act) {
 		new.mask &= ~UNBLOCKABLE;
 		*ka = new;
-		/* Setting SIG_IGN discards a pending instance (POSIX). */
+		/* Setting SIG_IGN discards a pending instance (POSIX), in
+		 * every thread. */
 		if (sig_ignored(current, sig))
-			current->signal.pending &= ~sigmask(sig);
+			flush_group_signals(current, sigmask(sig));
 	}
+	unlock_task_sighand(current, flags);
+	if (oact && copy_to_user(oact, &old, sizeof(old)))
+		return -EFAULT;
 	return 0;
 }
 
 SYSCALL_DEFINE4(rt_sigprocmask, int, how, const sigset_t __user *, set,
 		sigset_t __user *, oset, size_t, sigsetsize)
 {
-	sigset_t *blocked = &current->signal.blocked, new, old = *blocked;
+	sigset_t new, old = current->signal.blocked;
 
 	if (sigsetsize != sizeof(sigset_t))
 		return -EINVAL;
@@ -586,16 +839,19 @@ SYSCALL_DEFINE4(rt_sigprocmask, int, how, const sigset_t __user *, set,
 			new = old & ~new;
 		else if (how != SIG_SETMASK)
 			return -EINVAL;
-		*blocked = new & ~UNBLOCKABLE;
+		set_current_blocked(new);
 	}
 	if (oset && copy_to_user(oset, &old, sizeof(old)))
 		return -EFAULT;
 	return 0;
 }
 
+/* Blocked signals pending for this thread or for its process. */
 SYSCALL_DEFINE2(rt_sigpending, sigset_t __user *, set, size_t, sigsetsize)
 {
-	sigset_t p = current->signal.pending & current->signal.blocked;
+	struct task_struct *t = current;
+	sigset_t p = (t->signal.pending | t->sig->shared_pending) &
+		     t->signal.blocked;
 
 	if (sigsetsize != sizeof(sigset_t))
 		return -EINVAL;
@@ -621,7 +877,6 @@ SYSCALL_DEFINE0(rt_sigreturn)
 {
 	struct pt_regs *regs = task_pt_regs(current);
 	unsigned long frame_addr = regs->rsp - 8;	/* ret popped pretcode */
-	struct task_struct *t = current;
 	struct rt_sigframe frame;
 	struct fpu_state fpu;
 
@@ -634,7 +889,7 @@ SYSCALL_DEFINE0(rt_sigreturn)
 	/* Clear reserved MXCSR bits: fxrstor faults on them. */
 	*(u32 *)&fpu.fxsave[24] &= 0xffff;
 	fpu_load_current(&fpu);
-	t->signal.blocked = frame.uc.uc_sigmask & ~UNBLOCKABLE;
+	set_current_blocked(frame.uc.uc_sigmask);
 	/* The alternate stack as the frame says (SS_AUTODISARM turned it off
 	 * for the handler), unless the frame is on the one the handler set
 	 * up meanwhile: that one stays, as on Linux. */
@@ -661,7 +916,7 @@ int set_user_sigmask(const sigset_t __user *umask, size_t sigsetsize)
 		return -EFAULT;
 	current->signal.saved_mask = current->signal.blocked;
 	current->signal.restore_saved_mask = true;
-	current->signal.blocked = mask & ~UNBLOCKABLE;
+	set_current_blocked(mask);
 	return 0;
 }
 
@@ -698,7 +953,7 @@ SYSCALL_DEFINE2(rt_sigsuspend, const sigset_t __user *, set, size_t, size)
 		return -EFAULT;
 	current->signal.saved_mask = current->signal.blocked;
 	current->signal.restore_saved_mask = true;
-	current->signal.blocked = mask & ~UNBLOCKABLE;
+	set_current_blocked(mask);
 	sleep_until_signal();
 	return -ERESTARTNOHAND;
 }
@@ -714,18 +969,33 @@ SYSCALL_DEFINE0(pause)
  * arrives (a handler will run) ends the wait too: the signal, -EINTR, or
  * -EAGAIN when the time ran out.
  */
+/* Take the lowest pending signal of set, blocked or not. */
+static int dequeue_signal_from(sigset_t set, siginfo_t *info)
+{
+	unsigned long flags;
+	int sig;
+
+	lock_task_sighand(current, &flags);
+	sig = dequeue_signal(current, set, info);
+	unlock_task_sighand(current, flags);
+	return sig;
+}
+
 static int do_sigtimedwait(sigset_t these, siginfo_t *info, long timeout)
 {
 	struct signal_state *s = &current->signal;
 	sigset_t saved = s->blocked;
-	int sig = dequeue_signal_from(current, these, info);
+	unsigned long flags;
+	int sig = dequeue_signal_from(these, info);
 
 	if (sig || !timeout)
 		return sig ? sig : -EAGAIN;
 	/* So that sending one wakes us; real_blocked keeps it from being
 	 * dropped as ignored (SIGCHLD's default) meanwhile. */
+	lock_task_sighand(current, &flags);
 	s->real_blocked = saved;
 	s->blocked &= ~these;
+	unlock_task_sighand(current, flags);
 	for (;;) {
 		current->state = TASK_INTERRUPTIBLE;
 		if (signal_pending(current) || !timeout)
@@ -736,9 +1006,11 @@ static int do_sigtimedwait(sigset_t these, siginfo_t *info, long timeout)
 			timeout = schedule_timeout_interruptible(timeout);
 	}
 	current->state = TASK_RUNNING;
+	lock_task_sighand(current, &flags);
 	s->blocked = saved;
 	s->real_blocked = 0;
-	sig = dequeue_signal_from(current, these, info);
+	sig = dequeue_signal(current, these, info);
+	unlock_task_sighand(current, flags);
 	if (sig)
 		return sig;
 	return timeout ? -EINTR : -EAGAIN;
@@ -781,22 +1053,28 @@ static int check_kill_permission(struct task_struct *t)
 	return -EPERM;
 }
 
-static int kill_one(struct task_struct *t, int sig)
+#define SI_TKILL (-6)
+
+/* kill (group: to t's process) and tkill (to thread t alone). */
+static int kill_one(struct task_struct *t, int sig, bool group)
 {
-	siginfo_t info = { .si_signo = sig, .si_code = SI_USER };
+	siginfo_t info = { .si_signo = sig,
+			   .si_code = group ? SI_USER : SI_TKILL };
 	int err = check_kill_permission(t);
 
-	info.kill.pid = current->pid;
+	info.kill.pid = current->tgid;
 	info.kill.uid = current->cred.uid;
 	if (err || !sig)
 		return err;
-	return send_sig_info(sig, &info, t);
+	return send_signal(sig, &info, t, group);
 }
 
 /*
  * A zombie is found as on Linux, until it is reaped: kill() of it, or of
- * a group whose members are all zombies, succeeds (send_sig_info drops
- * the signal). A shell may signal a job whose processes have exited.
+ * a group whose members are all zombies, succeeds (send_signal drops the
+ * signal). A shell may signal a job whose processes have exited. A pid
+ * names a process (any of its thread ids does too, as on Linux); a
+ * process group is walked by its processes, once each (their leaders).
  */
 static int do_kill(pid_t pid, int sig)
 {
@@ -805,17 +1083,17 @@ static int do_kill(pid_t pid, int sig)
 
 	if (pid > 0) {
 		t = find_task_by_pid(pid);
-		return t ? kill_one(t, sig) : -ESRCH;
+		return t ? kill_one(t, sig, true) : -ESRCH;
 	}
 	/* pid 0: my group; -1: everyone but init and me; < -1: group -pid */
 	list_for_each_entry(t, &task_list, tasks) {
-		if (t->pid <= 0)
+		if (t->pid <= 0 || !thread_group_leader(t))
 			continue;
-		if (pid == -1 ? (t->pid == 1 || t == current)
+		if (pid == -1 ? (t->pid == 1 || t->sig == current->sig)
 			      : t->pgid != (pid == 0 ? current->pgid : -pid))
 			continue;
 		found++;
-		err = kill_one(t, sig) ?: err;
+		err = kill_one(t, sig, true) ?: err;
 	}
 	return found ? err : -ESRCH;
 }
@@ -838,7 +1116,7 @@ SYSCALL_DEFINE2(tkill, pid_t, tid, int, sig)
 
 	if (sig < 0 || sig > _NSIG || tid <= 0)
 		return -EINVAL;
-	return t ? kill_one(t, sig) : -ESRCH;
+	return t ? kill_one(t, sig, false) : -ESRCH;
 }
 
 SYSCALL_DEFINE3(tgkill, pid_t, tgid, pid_t, tid, int, sig)
@@ -847,17 +1125,17 @@ SYSCALL_DEFINE3(tgkill, pid_t, tgid, pid_t, tid, int, sig)
 
 	if (sig < 0 || sig > _NSIG || tid <= 0 || tgid <= 0)
 		return -EINVAL;
-	if (!t || tgid != tid)
+	if (!t || t->tgid != tgid)
 		return -ESRCH;
-	return kill_one(t, sig);
+	return kill_one(t, sig, false);
 }
 
-#define SI_TKILL (-6)
 
 /*
- * Send sig with the caller's siginfo to process pid (tid when tgid is
- * given). Only the kernel, kill() and tkill() may claim si_code >= 0 or
- * SI_TKILL; a process may still send itself those.
+ * Send sig with the caller's siginfo to process pid (to thread pid of
+ * process tgid when tgid is given). Only the kernel, kill() and tkill()
+ * may claim si_code >= 0 or SI_TKILL; a process may still send itself
+ * those.
  */
 static long do_rt_sigqueueinfo(pid_t tgid, pid_t pid, int sig,
 			       siginfo_t __user *uinfo)
@@ -870,17 +1148,17 @@ static long do_rt_sigqueueinfo(pid_t tgid, pid_t pid, int sig,
 		return -EFAULT;
 	info.si_signo = sig;
 	if ((info.si_code >= 0 || info.si_code == SI_TKILL) &&
-	    pid != current->pid)
+	    pid != (tgid ? current->pid : current->tgid))
 		return -EPERM;
 	t = pid > 0 ? find_task_by_pid(pid) : NULL;
-	if (!t || (tgid && tgid != pid))
+	if (!t || (tgid && tgid != t->tgid))
 		return -ESRCH;
 	if (sig < 0 || sig > _NSIG)
 		return -EINVAL;
 	err = check_kill_permission(t);
 	if (err || !sig)
 		return err;
-	return send_sig_info(sig, &info, t);
+	return send_signal(sig, &info, t, !tgid);
 }
 
 SYSCALL_DEFINE3(rt_sigqueueinfo, pid_t, pid, int, sig,

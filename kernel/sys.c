@@ -21,9 +21,9 @@
 #include <mm/gfp.h>
 #include <mm/mmap.h>
 
-SYSCALL_DEFINE0(getpid) { return current->pid; }
+SYSCALL_DEFINE0(getpid) { return current->tgid; }
 SYSCALL_DEFINE0(gettid) { return current->pid; }
-SYSCALL_DEFINE0(getppid) { return current->parent ? current->parent->pid : 0; }
+SYSCALL_DEFINE0(getppid) { return current->parent ? current->parent->tgid : 0; }
 SYSCALL_DEFINE0(getuid) { return current->cred.uid; }
 SYSCALL_DEFINE0(geteuid) { return current->cred.euid; }
 SYSCALL_DEFINE0(getgid) { return current->cred.gid; }
@@ -92,12 +92,30 @@ SYSCALL_DEFINE2(getgroups, int, size, gid_t __user *, list)
  * member of its group until it is reaped: in `ls | cat`, cat joins the
  * group of an ls that may have exited already.
  */
+/* Process group and session are the process's: every thread of t's
+ * gets them (Linux keeps them in the signal_struct). */
+static void set_process_ids(struct task_struct *t, pid_t pgid, pid_t sid)
+{
+	struct task_struct *th;
+	unsigned long flags;
+
+	lock_task_sighand(t, &flags);
+	list_for_each_entry(th, &t->sig->thread_head, thread_node) {
+		th->pgid = pgid;
+		th->sid = sid;
+	}
+	unlock_task_sighand(t, flags);
+}
+
 static long do_setpgid(pid_t pid, pid_t pgid)
 {
 	struct task_struct *t = pid ? find_task_by_pid(pid) : current, *g;
+	struct task_struct *me = current->group_leader;
 	bool found = false;
 
-	if (!t || (t != current && t->parent != current))
+	if (t)
+		t = t->group_leader;
+	if (!t || (t != me && t->parent != me))
 		return -ESRCH;
 	if (t->sid != current->sid || t->sid == t->pid)
 		return -EPERM;
@@ -110,7 +128,7 @@ static long do_setpgid(pid_t pid, pid_t pgid)
 		if (!found)
 			return -EPERM;
 	}
-	t->pgid = pgid;
+	set_process_ids(t, pgid, t->sid);
 	return 0;
 }
 
@@ -140,9 +158,9 @@ SYSCALL_DEFINE1(getpgid, pid_t, pid)
 
 SYSCALL_DEFINE0(setsid)
 {
-	if (current->pgid == current->pid)
+	if (current->pgid == current->tgid)
 		return -EPERM;	/* already a group leader */
-	current->sid = current->pgid = current->pid;
+	set_process_ids(current, current->tgid, current->tgid);
 	return current->sid;
 }
 
@@ -594,38 +612,78 @@ static struct rusage_timeval ticks_to_timeval(u64 ticks)
 	return tv;
 }
 
+void thread_group_usage(struct task_struct *t, struct group_usage *u)
+{
+	struct signal_struct *s = t->sig;
+	struct task_struct *th;
+	unsigned long flags;
+
+	lock_task_sighand(t, &flags);
+	u->utime_ticks = s->utime_ticks;
+	u->stime_ticks = s->stime_ticks;
+	u->nvcsw = s->nvcsw;
+	u->nivcsw = s->nivcsw;
+	u->min_flt = s->min_flt;
+	u->maj_flt = s->maj_flt;
+	u->maxrss_kb = s->maxrss_kb;
+	list_for_each_entry(th, &s->thread_head, thread_node) {
+		u->utime_ticks += th->utime_ticks;
+		u->stime_ticks += th->stime_ticks;
+		u->nvcsw += th->nvcsw;
+		u->nivcsw += th->nivcsw;
+		u->min_flt += th->min_flt;
+		u->maj_flt += th->maj_flt;
+		u->maxrss_kb = max(u->maxrss_kb, th->maxrss_kb);
+	}
+	unlock_task_sighand(t, flags);
+}
+
 /*
  * The tick does not tell user from system time, so all CPU time is
  * counted as user time. ru_nvcsw counts the switches where the task went to
  * sleep, ru_nivcsw those where it was switched out still runnable.
+ * RUSAGE_SELF is the whole process (every thread, those gone too),
+ * RUSAGE_THREAD the thread alone; children are the process's.
  */
 void getrusage(struct task_struct *t, int who, struct rusage *r)
 {
-	u64 utime = 0, stime = 0;
+	struct task_struct *leader = t->group_leader;
+	struct group_usage u = { 0 };
 
 	memset(r, 0, sizeof(*r));
 	if (who == RUSAGE_CHILDREN || who == RUSAGE_BOTH) {
-		utime = t->cutime_ticks;
-		stime = t->cstime_ticks;
-		r->ru_nvcsw = t->cnvcsw;
-		r->ru_nivcsw = t->cnivcsw;
-		r->ru_maxrss = t->cmaxrss_kb;
-		r->ru_minflt = t->cmin_flt;
-		r->ru_majflt = t->cmaj_flt;
+		u.utime_ticks = leader->cutime_ticks;
+		u.stime_ticks = leader->cstime_ticks;
+		r->ru_nvcsw = leader->cnvcsw;
+		r->ru_nivcsw = leader->cnivcsw;
+		r->ru_maxrss = leader->cmaxrss_kb;
+		r->ru_minflt = leader->cmin_flt;
+		r->ru_majflt = leader->cmaj_flt;
 	}
-	if (who != RUSAGE_CHILDREN) {
-		if (t == current)
-			sample_maxrss(t);
-		utime += t->utime_ticks;
-		stime += t->stime_ticks;
-		r->ru_nvcsw += t->nvcsw;
-		r->ru_nivcsw += t->nivcsw;
-		r->ru_minflt += t->min_flt;
-		r->ru_majflt += t->maj_flt;
-		r->ru_maxrss = max((unsigned long)r->ru_maxrss, t->maxrss_kb);
+	if (t == current)
+		sample_maxrss(t);
+	if (who == RUSAGE_THREAD) {
+		u.utime_ticks = t->utime_ticks;
+		u.stime_ticks = t->stime_ticks;
+		r->ru_nvcsw = t->nvcsw;
+		r->ru_nivcsw = t->nivcsw;
+		r->ru_minflt = t->min_flt;
+		r->ru_majflt = t->maj_flt;
+		r->ru_maxrss = t->maxrss_kb;
+	} else if (who != RUSAGE_CHILDREN) {
+		struct group_usage g;
+
+		thread_group_usage(t, &g);
+		u.utime_ticks += g.utime_ticks;
+		u.stime_ticks += g.stime_ticks;
+		r->ru_nvcsw += g.nvcsw;
+		r->ru_nivcsw += g.nivcsw;
+		r->ru_minflt += g.min_flt;
+		r->ru_majflt += g.maj_flt;
+		r->ru_maxrss = max((unsigned long)r->ru_maxrss, g.maxrss_kb);
 	}
-	r->ru_utime = ticks_to_timeval(utime);
-	r->ru_stime = ticks_to_timeval(stime);
+	r->ru_utime = ticks_to_timeval(u.utime_ticks);
+	r->ru_stime = ticks_to_timeval(u.stime_ticks);
 }
 
 SYSCALL_DEFINE2(getrusage, int, who, struct rusage __user *, ru)
@@ -643,14 +701,17 @@ struct tms {
 	long tms_utime, tms_stime, tms_cutime, tms_cstime;
 };
 
-/* Clock ticks (USER_HZ, which is HZ here) since boot; the CPU times in
- * the same unit. */
+/* Clock ticks (USER_HZ, which is HZ here) since boot; the CPU times of
+ * the whole process and of its reaped children, in the same unit. */
 SYSCALL_DEFINE1(times, struct tms __user *, tbuf)
 {
-	struct task_struct *t = current;
-	struct tms tms = { t->utime_ticks, t->stime_ticks, t->cutime_ticks,
-			   t->cstime_ticks };
+	struct task_struct *leader = current->group_leader;
+	struct group_usage u;
+	struct tms tms;
 
+	thread_group_usage(current, &u);
+	tms = (struct tms){ u.utime_ticks, u.stime_ticks,
+			    leader->cutime_ticks, leader->cstime_ticks };
 	if (tbuf && copy_to_user(tbuf, &tms, sizeof(tms)))
 		return -EFAULT;
 	return jiffies;

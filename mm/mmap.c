@@ -8,8 +8,10 @@
  *
  * This file: creating, copying and destroying mm_structs; finding,
  * inserting, splitting and removing VMAs; mmap, munmap, mprotect, brk.
- * Processes have one thread, so nothing here needs more than the rule that
- * only the owning task changes its mm.
+ * The threads of a process share its mm (clone(CLONE_VM)); mm_users
+ * counts them, atomically, and the last mmput frees it. Its VMA list and
+ * page tables have no lock of their own here yet: two threads that fault
+ * or map at once are not kept apart (see doc/design.md).
  */
 #include <mm/mmap.h>
 #include <mm/overcommit.h>
@@ -71,11 +73,21 @@ static void vma_free(struct vm_area_struct *vma)
 	kfree(vma);
 }
 
+void mmget(struct mm_struct *mm)
+{
+	__atomic_add_fetch(&mm->mm_users, 1, __ATOMIC_SEQ_CST);
+}
+
+int mm_users(struct mm_struct *mm)
+{
+	return __atomic_load_n(&mm->mm_users, __ATOMIC_RELAXED);
+}
+
 void mmput(struct mm_struct *mm)
 {
 	struct vm_area_struct *vma, *tmp;
 
-	if (--mm->mm_users)
+	if (__atomic_sub_fetch(&mm->mm_users, 1, __ATOMIC_SEQ_CST))
 		return;
 	list_for_each_entry_safe(vma, tmp, &mm->mmap, vm_list) {
 		zap_page_range(vma, vma->vm_start, vma->vm_end);

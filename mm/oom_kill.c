@@ -21,13 +21,24 @@
 
 static bool dying(struct task_struct *t)
 {
-	return t->exit_state || (t->signal.pending & sigmask(SIGKILL));
+	return t->exit_state || fatal_signal_pending(t);
 }
 
-/* The user task with the most resident pages: not init, not a kernel
- * thread. DYING when a task killed for memory has not exited yet (its
- * pages come back when it does); NULL when there is no one. Tasklist
- * lock held: the victim cannot go before it is signalled. */
+/* May t stand for its process? The leader does; while the leader has
+ * exited (pthread_exit), its other threads do (the biggest is chosen, so
+ * the mm they share is still weighed once). */
+static bool oom_candidate(struct task_struct *t)
+{
+	struct task_struct *leader = t->group_leader;
+
+	return t->mm && (t == leader || (!leader->mm && t->tgid != t->pid));
+}
+
+/* The user process with the most resident pages, each counted once
+ * whatever its threads: not init, not a kernel thread. DYING when a task
+ * killed for memory has not exited yet (its pages come back when it
+ * does); NULL when there is no one. Tasklist lock held: the victim
+ * cannot go before it is signalled. */
 static struct task_struct *select_bad_process(unsigned long *rss)
 {
 	struct task_struct *t, *victim = NULL;
@@ -36,10 +47,13 @@ static struct task_struct *select_bad_process(unsigned long *rss)
 	list_for_each_entry(t, &task_list, tasks) {
 		unsigned long n;
 
-		/* (A vfork parent shares current's mm: killing it frees
-		 * nothing.) */
-		if (!t->mm || (t->flags & PF_KTHREAD) || t->pid == 1 ||
-		    (t->mm == current->mm && t != current))
+		/* current stands for its own process. (A vfork parent,
+		 * or another thread of current's, shares current's mm:
+		 * killing it frees nothing.) */
+		if (t != current &&
+		    (!oom_candidate(t) || t->mm == current->mm))
+			continue;
+		if (!t->mm || (t->flags & PF_KTHREAD) || t->tgid == 1)
 			continue;
 		if (t->oom_victim && dying(t))
 			return DYING;
@@ -66,7 +80,7 @@ bool out_of_memory(void)
 		schedule_timeout_interruptible(1);	/* let it finish */
 		return true;
 	}
-	if (!victim || victim == current) {
+	if (!victim || victim->mm == current->mm) {
 		unlock_tasklist();
 		return false;	/* current is the biggest: it goes */
 	}
@@ -74,7 +88,7 @@ bool out_of_memory(void)
 	       "%s[%d]\n", victim->comm, victim->pid,
 	       rss << (PAGE_SHIFT - 10), current->comm, current->pid);
 	victim->oom_victim = true;
-	send_sig_info(SIGKILL, NULL, victim);
+	group_send_sig_info(SIGKILL, NULL, victim);	/* all its threads */
 	unlock_tasklist();
 	schedule_timeout_interruptible(1);
 	return true;

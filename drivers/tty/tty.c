@@ -161,10 +161,10 @@ static void isig(struct tty_struct *tty, int sig)
 	struct task_struct *t;
 
 	list_for_each_entry(t, &task_list, tasks) {
-		if (t->exit_state)
-			continue;
+		if (!t->sig->live || !thread_group_leader(t))
+			continue;	/* a process once, through its leader */
 		if (tty->pgrp ? t->pgid == tty->pgrp : (t->pid > 1 && t->mm))
-			send_sig_info(sig, NULL, t);
+			group_send_sig_info(sig, NULL, t);
 	}
 }
 

@@ -7,8 +7,12 @@
  *	status    "Name:\tsh" lines for people and busybox's ps -o
  *	cmdline   the argument strings, NUL-terminated, as exec left them
  *	maps      one line per VMA: range, rwxp, offset, dev, inode, path
+ *	fd/       the open descriptors (fs/proc/fd.c)
+ *	task/     a directory /proc/PID/task/TID per thread, the same as
+ *	          /proc/TID (which a lookup finds, though /proc lists only
+ *	          processes, as Linux does)
  *
- * and /proc/self, a symlink to the reader's own directory.
+ * and /proc/self, a symlink to the reader's own process's directory.
  *
  * Roadmap:
  *   proc_pid_lookup, proc_pid_readdir   /proc's root asks here for names
@@ -71,9 +75,10 @@ static const struct pid_entry pid_entries[] = {
 	{ "maps", pid_maps_show },
 };
 
-/* /proc/PID/fd (fs/proc/fd.c) comes after the files. */
+/* /proc/PID/fd (fs/proc/fd.c) and task/ come after the files. */
 #define FD_INDEX (ARRAY_SIZE(pid_entries) + 1)
-_Static_assert(ARRAY_SIZE(pid_entries) + 1 < 8, "PID_INO_BASE: 8 per pid");
+#define TASK_INDEX (FD_INDEX + 1)
+_Static_assert(TASK_INDEX < 8, "PID_INO_BASE: 8 per pid");
 
 static pid_t inode_pid(const struct inode *inode)
 {
@@ -128,7 +133,7 @@ static void task_sig_actions(const struct task_struct *t, sigset_t *ign,
 {
 	*ign = *cgt = 0;
 	for (int i = 0; i < _NSIG; i++) {
-		void *h = t->signal.action[i].handler;
+		void *h = t->sighand->action[i].handler;
 
 		if (h == SIG_IGN)
 			*ign |= 1ULL << i;
@@ -155,20 +160,22 @@ static int pid_stat_show(struct seq_file *m, struct task_struct *t)
 	tty_of_session(t->sid, &tty, &tpgid);
 	task_sig_actions(t, &ign, &cgt);
 	seq_printf(m, "%d (%s) %c %d %d %d %u %d %u ", t->pid, t->comm,
-		   task_state_to_char(t), t->parent ? t->parent->pid : 0, t->pgid,
+		   task_state_to_char(t), t->parent ? t->parent->tgid : 0, t->pgid,
 		   t->sid, (MAJOR(tty) << 8) | MINOR(tty), tpgid,
 		   (t->flags & PF_KTHREAD) ? 0x00200000 : 0);
-	seq_printf(m, "%lu %lu %lu %lu %llu 0 %llu 0 20 %d 1 0 %llu %lu %lu %lu ",
+	seq_printf(m, "%lu %lu %lu %lu %llu 0 %llu 0 20 %d %d 0 %llu %lu %lu %lu ",
 		   t->min_flt, t->cmin_flt, t->maj_flt, t->cmaj_flt,
 		   (unsigned long long)t->utime_ticks,
 		   (unsigned long long)t->cutime_ticks, t->nice,
+		   t->sig->nr_threads,
 		   (unsigned long long)t->start_time,
 		   mm_total_vm(mm) << PAGE_SHIFT,
 		   mm ? get_mm_rss(mm) : 0, rsslim);
 	seq_printf(m, "%lu %lu %lu 0 0 %llu %llu %llu %llu 0 0 0 %d 0 0 0 0 0 0 ",
 		   mm ? mm->start_code : 0, mm ? mm->end_code : 0,
 		   mm ? mm->start_stack : 0,
-		   (unsigned long long)(t->signal.pending & 0xffffffff),
+		   (unsigned long long)((t->signal.pending |
+					 t->sig->shared_pending) & 0xffffffff),
 		   (unsigned long long)(t->signal.blocked & 0xffffffff),
 		   (unsigned long long)(ign & 0xffffffff),
 		   (unsigned long long)(cgt & 0xffffffff), SIGCHLD);
@@ -200,8 +207,8 @@ static int pid_status_show(struct seq_file *m, struct task_struct *t)
 		seq_printf(m, "Umask:\t%04o\n", t->fs->umask);
 	seq_printf(m, "State:\t%s\nTgid:\t%d\nNgid:\t0\nPid:\t%d\nPPid:\t%d\n"
 		      "TracerPid:\t0\n",
-		   task_state_name(state), t->pid, t->pid,
-		   t->parent ? t->parent->pid : 0);
+		   task_state_name(state), t->tgid, t->pid,
+		   t->parent ? t->parent->tgid : 0);
 	seq_printf(m, "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\n",
 		   c->uid, c->euid, c->suid, c->fsuid, c->gid, c->egid,
 		   c->sgid, c->fsgid);
@@ -217,10 +224,11 @@ static int pid_status_show(struct seq_file *m, struct task_struct *t)
 		status_kb(m, "VmRSS", rss);
 		status_kb(m, "VmExe", (mm->end_code - mm->start_code) >> 10);
 	}
-	seq_printf(m, "Threads:\t1\n");
+	seq_printf(m, "Threads:\t%d\n", t->sig->nr_threads);
 	seq_printf(m, "SigPnd:\t%016llx\nShdPnd:\t%016llx\nSigBlk:\t%016llx\n"
 		      "SigIgn:\t%016llx\nSigCgt:\t%016llx\n",
-		   (unsigned long long)t->signal.pending, 0ULL,
+		   (unsigned long long)t->signal.pending,
+		   (unsigned long long)t->sig->shared_pending,
 		   (unsigned long long)t->signal.blocked,
 		   (unsigned long long)ign, (unsigned long long)cgt);
 	seq_printf(m, "voluntary_ctxt_switches:\t%lu\n"
@@ -395,6 +403,100 @@ static struct dentry *proc_instantiate(struct dentry *dentry,
 	return NULL;
 }
 
+/* ---- /proc/PID/task: the threads ---------------------------------------------- */
+
+/* A directory /proc/PID/task/TID has no task/ of its own: a tree walk
+ * (nftw, find) must not go round task/TID/task/TID... for ever. */
+#define TASK_TID_DIR ((void *)1)
+
+static bool dir_is_thread(const struct inode *dir)
+{
+	return dir->i_private == TASK_TID_DIR;
+}
+
+static const struct inode_operations proc_task_dir_inode_operations;
+static const struct file_operations proc_task_dir_operations;
+
+/* The directory of t's threads (t: any of them). */
+static struct inode *proc_task_dir_inode(struct super_block *sb,
+					 struct task_struct *t)
+{
+	struct inode *inode = new_inode(sb);
+
+	if (!inode)
+		return NULL;
+	inode->i_ino = PID_INO_BASE + (unsigned long)t->tgid * 8 + TASK_INDEX;
+	inode->i_uid = t->cred.euid;
+	inode->i_gid = t->cred.egid;
+	inode->i_mode = S_IFDIR | 0555;
+	inode->i_nlink = 2;
+	inode->i_op = &proc_task_dir_inode_operations;
+	inode->i_fop = &proc_task_dir_operations;
+	return inode;
+}
+
+/* "TID": that thread's /proc/TID, if it is one of this process's. */
+static struct dentry *proc_task_lookup(struct inode *dir, struct dentry *dentry,
+				       unsigned int flags)
+{
+	long tid = proc_name_to_number(dentry->d_name.name, dentry->d_name.len);
+	struct task_struct *t = find_task_by_pid(max(tid, 0L));
+
+	struct inode *inode;
+
+	if (!t || t->tgid != inode_pid(dir))
+		return ERR_PTR(-ENOENT);
+	inode = proc_pid_inode(dir->i_sb, t, 0);
+	if (inode)
+		inode->i_private = TASK_TID_DIR;
+	return proc_instantiate(dentry, inode);
+}
+
+/* The smallest thread id >= from of process tgid, or 0. */
+static pid_t next_tid(pid_t tgid, pid_t from)
+{
+	struct task_struct *t;
+	pid_t best = 0;
+
+	list_for_each_entry(t, &task_list, tasks)
+		if (t->tgid == tgid && t->pid >= from &&
+		    (!best || t->pid < best))
+			best = t->pid;
+	return best;
+}
+
+/* ".", "..", then the thread ids in increasing order, tid at position
+ * tid + 2, so that a reader coming back resumes at the next. */
+static int proc_task_readdir(struct file *file, struct dir_context *ctx)
+{
+	pid_t tgid = inode_pid(file->f_inode), tid;
+	char name[12];
+
+	if (!find_task_by_pid(tgid))
+		return -ENOENT;
+	if (!dir_emit_dots(file, ctx))
+		return 0;
+	while ((tid = next_tid(tgid, ctx->pos - 2))) {
+		int len = snprintf(name, sizeof(name), "%d", tid);
+
+		/* No task pointer across the actor: it may sleep. */
+		if (!ctx->actor(ctx, name, len, tid + 3,
+				PID_INO_BASE + (unsigned long)tid * 8, DT_DIR))
+			return 0;
+		ctx->pos = tid + 3;
+	}
+	return 0;
+}
+
+static const struct inode_operations proc_task_dir_inode_operations = {
+	.lookup = proc_task_lookup,
+};
+
+static const struct file_operations proc_task_dir_operations = {
+	.read_iter = generic_read_dir,
+	.iterate = proc_task_readdir,
+};
+
 static struct dentry *proc_pid_dir_lookup(struct inode *dir,
 					  struct dentry *dentry,
 					  unsigned int flags)
@@ -412,6 +514,10 @@ static struct dentry *proc_pid_dir_lookup(struct inode *dir,
 	if (dentry->d_name.len == 2 && !memcmp(dentry->d_name.name, "fd", 2))
 		return proc_instantiate(dentry, proc_fd_dir_inode(dir->i_sb, t,
 							dir->i_ino + FD_INDEX));
+	if (dentry->d_name.len == 4 && !memcmp(dentry->d_name.name, "task", 4) &&
+	    !dir_is_thread(dir))
+		return proc_instantiate(dentry, proc_task_dir_inode(dir->i_sb,
+								    t));
 	return ERR_PTR(-ENOENT);
 }
 
@@ -434,6 +540,13 @@ static int proc_pid_dir_readdir(struct file *file, struct dir_context *ctx)
 	if (ctx->pos - 2 == ARRAY_SIZE(pid_entries)) {	/* then fd/ */
 		if (!ctx->actor(ctx, "fd", 2, ctx->pos + 1,
 				dir->i_ino + FD_INDEX, DT_DIR))
+			return 0;
+		ctx->pos++;
+	}
+	if (ctx->pos - 2 == ARRAY_SIZE(pid_entries) + 1 &&
+	    !dir_is_thread(dir)) {	/* task/ */
+		if (!ctx->actor(ctx, "task", 4, ctx->pos + 1,
+				dir->i_ino + TASK_INDEX, DT_DIR))
 			return 0;
 		ctx->pos++;
 	}
@@ -460,7 +573,7 @@ static struct inode *proc_self_inode(struct super_block *sb)
 			iput(inode);
 		return NULL;
 	}
-	snprintf(link, 12, "%d", current->pid);
+	snprintf(link, 12, "%d", current->tgid);
 	inode->i_ino = SELF_INO;
 	inode->i_mode = S_IFLNK | 0777;
 	inode->i_nlink = 1;
@@ -493,7 +606,8 @@ static pid_t next_pid(pid_t from)
 
 	lock_tasklist();
 	list_for_each_entry(t, &task_list, tasks)
-		if (t->pid >= from && (!best || t->pid < best))
+		if (thread_group_leader(t) && t->pid >= from &&
+		    (!best || t->pid < best))
 			best = t->pid;
 	unlock_tasklist();
 	return best;

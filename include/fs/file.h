@@ -57,6 +57,11 @@ void locks_remove_file(struct file *file);
 struct files_struct *alloc_files(void);
 /* fork: a copy of the table sharing the struct files (each fget'ed). */
 struct files_struct *dup_fd(struct files_struct *old);
+/* clone(CLONE_FILES): one more task uses files; returns it. */
+struct files_struct *get_files_struct(struct files_struct *files);
+/* exec: current gets a table of its own if it shares one (a
+ * CLONE_FILES child); 0 or -ENOMEM. */
+int unshare_files(void);
 /* exit: drop a user; the last one closes every fd. */
 void put_files_struct(struct files_struct *files);
 /* execve: close every fd marked close-on-exec. */

@@ -19,6 +19,8 @@ struct fs_struct {
 struct fs_struct *copy_fs_struct(struct fs_struct *old);
 /* exit: drop a user; the last one releases root and cwd. */
 void put_fs_struct(struct fs_struct *fs);
+/* clone(CLONE_FS): one more task uses fs; returns it. */
+struct fs_struct *get_fs_struct(struct fs_struct *fs);
 struct fs_struct *alloc_fs_struct(const struct path *root);
 /* Replace root/cwd (takes a reference on path, drops the old one). */
 void set_fs_root(struct fs_struct *fs, const struct path *path);

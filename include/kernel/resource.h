@@ -50,6 +50,12 @@ struct task_struct;
 /* The usage of t (RUSAGE_SELF), of its reaped children, or both
  * (kernel/sys.c). */
 void getrusage(struct task_struct *t, int who, struct rusage *r);
+/* What every thread of t's process used, those gone included. */
+struct group_usage {
+	u64 utime_ticks, stime_ticks;
+	unsigned long nvcsw, nivcsw, min_flt, maj_flt, maxrss_kb;
+};
+void thread_group_usage(struct task_struct *t, struct group_usage *u);
 /* Note t's resident size now in its maxrss (getrusage, exit). */
 void sample_maxrss(struct task_struct *t);
 struct mm_struct;

@@ -1,10 +1,16 @@
 /*
  * Tasks and the scheduler (kernel/sched/, kernel/fork.c, kernel/exit.c).
  *
- * A task is a process with one thread: its kernel stack, saved registers,
- * address space (mm), open files (files), cwd/root/umask (fs), identity
- * (cred), signal state and family links. current is the running task.
- * A task in the kernel runs until it sleeps (schedule()), returns to user
+ * A task is one thread: its kernel stack, saved registers, signal mask
+ * and identity (cred). What a process has, its threads share through
+ * counted pointers that clone() copies or shares flag by flag: the
+ * address space (mm, CLONE_VM), open files (files, CLONE_FILES),
+ * cwd/root/umask (fs, CLONE_FS), signal handlers (sighand,
+ * CLONE_SIGHAND) and, for a thread group (CLONE_THREAD), the process's
+ * own state (sig: the thread list, signals pending for the process, how
+ * it exits). A thread's pid is its thread id; the group's tgid is its
+ * leader's pid, which getpid() returns. current is the running task. A
+ * task in the kernel runs until it sleeps (schedule()), returns to user
  * mode (where a pending reschedule or signal is acted on), or, with
  * preempt=full, is preempted (<kernel/preempt.h>).
  */
@@ -38,11 +44,49 @@ struct fpu_state {
 
 #define PF_MEMALLOC 0x1	/* reclaiming: may use the reserve, no recursion */
 #define PF_KTHREAD 0x2	/* a kernel thread */
+#define PF_EXITING 0x4	/* in do_exit: takes no more signals */
+
+/* signal_struct->flags */
+#define SIGNAL_GROUP_EXIT 0x1	/* exit_group or a fatal signal: all die */
+#define SIGNAL_STOP_STOPPED 0x2	/* job control stopped the group */
+/* init (Linux's SIGNAL_UNKILLABLE): a signal whose action is the default
+ * is dropped, SIGKILL and SIGSTOP too; a fault clears it. */
+#define SIGNAL_UNKILLABLE 0x4
+
+/*
+ * A process: what its threads (tasks made by clone(CLONE_THREAD)) share
+ * beyond the handlers, Linux's signal_struct. Fields are guarded by the
+ * siglock of the group's sighand (every thread shares it: CLONE_THREAD
+ * needs CLONE_SIGHAND); count is atomic.
+ */
+struct signal_struct {
+	int count;	/* tasks pointing here, zombies included (atomic) */
+	int live;	/* threads that have not begun to exit */
+	int nr_threads;	/* threads on thread_head */
+	struct list_head thread_head;	/* every thread, via thread_node */
+	sigset_t shared_pending;	/* signals for the process */
+	siginfo_t shared_info[_NSIG];
+	unsigned int flags;	/* SIGNAL_* */
+	int group_exit_code;	/* wait status word, with SIGNAL_GROUP_EXIT */
+	/* exec in a thread kills the others (de_thread) and waits on
+	 * exec_wait until it is the only one left. */
+	struct task_struct *group_exec_task;
+	wait_queue_head_t exec_wait;
+	/* Job control: the signal that stopped the group, while wait4
+	 * (WUNTRACED) has not reported it; a SIGCONT it has not reported. */
+	int stop_report;
+	bool cont_report;
+	/* CPU time, switches and faults of threads already gone (getrusage
+	 * and times add the live threads' own). */
+	u64 utime_ticks, stime_ticks;
+	unsigned long nvcsw, nivcsw, min_flt, maj_flt, maxrss_kb;
+};
 
 struct task_struct {
 	volatile long state;	/* TASK_RUNNING, TASK_INTERRUPTIBLE, ... */
 	int exit_state;
-	pid_t pid;
+	pid_t pid;	/* the thread id (gettid) */
+	pid_t tgid;	/* the process id (getpid): the leader's pid */
 	pid_t pgid, sid;	/* process group and session */
 	char comm[TASK_COMM_LEN];
 	unsigned long thread_sp;	/* saved kernel rsp while switched out */
@@ -58,23 +102,30 @@ struct task_struct {
 	struct cred cred;
 	struct rlimit rlim[RLIM_NLIMITS];
 
+	/* A process's children hang off its group leader: parent is always
+	 * a leader, and any thread of it may wait for them (wait4 sleeps on
+	 * the leader's wait_chldexit). Threads other than the leader are on
+	 * no children list (their sibling is empty). */
 	struct task_struct *parent;
 	struct list_head children;	/* my children, through their sibling */
 	struct list_head sibling;
+	struct task_struct *group_leader;	/* myself, for a process */
+	struct list_head thread_node;	/* on sig->thread_head */
 	struct list_head tasks;	/* all tasks */
 	struct list_head run_list;	/* on the run queue when runnable */
 	wait_queue_head_t wait_chldexit;	/* wait4 sleeps here */
 	int exit_code;	/* wait status word, once a zombie */
-	/* Job control: the signal that stopped me, while wait4(WUNTRACED)
-	 * has not reported it; a SIGCONT that wait4(WCONTINUED) has not. */
-	int stop_report;
-	bool cont_report;
 	struct task_struct *vfork_parent;	/* set while a vfork child runs */
 
-	struct signal_state signal;
+	struct signal_state signal;	/* this thread's mask and pending set */
+	struct sighand_struct *sighand;	/* handlers, maybe shared */
+	struct signal_struct *sig;	/* the process's (Linux: signal) */
 	struct fpu_state fpu;
 	unsigned long fs_base;	/* arch_prctl(ARCH_SET_FS): TLS */
-	unsigned long clear_child_tid;
+	/* CLONE_CHILD_SETTID: the new thread writes its tid here first;
+	 * CLONE_CHILD_CLEARTID, set_tid_address: 0 is written here, and a
+	 * futex waiter woken, when it exits (pthread_join waits on it). */
+	unsigned long set_child_tid, clear_child_tid;
 	unsigned long robust_list;	/* set_robust_list: kept, not walked */
 	u64 utime_ticks, stime_ticks;
 	u64 start_time;	/* jiffies at fork (/proc/PID/stat's starttime) */
@@ -103,6 +154,17 @@ struct task_struct {
 	u64 it_real_expires, it_real_incr;
 	struct list_head itimer_list;
 };
+
+static inline bool thread_group_leader(const struct task_struct *t)
+{
+	return t->group_leader == t;
+}
+
+/* Only the leader is left, if that (siglock held, or a dead group). */
+static inline bool thread_group_empty(const struct task_struct *t)
+{
+	return t->sig->nr_threads <= 1;
+}
 
 /* The user registers saved at the top of t's kernel stack. */
 #define task_pt_regs(t) \
@@ -145,6 +207,22 @@ pid_t last_pid_allocated(void);	/* the newest pid (/proc/loadavg) */
 /* The life cycle, across kernel/fork.c, exit.c, exec.c, signal.c and
  * sched/core.c (not for drivers). */
 __noreturn void do_exit(long code);	/* code: a wait status word */
+/* exit_group, a fatal signal: every thread of current's process ends. */
+__noreturn void do_group_exit(int code);
+/* exec: the other threads are killed and current becomes the leader;
+ * 0, or -EAGAIN when the group is exiting already. */
+int de_thread(void);
+void release_task(struct task_struct *t);	/* a reaped or self-reaped task */
+void put_sighand(struct sighand_struct *sh);	/* kernel/fork.c */
+void put_signal_struct(struct signal_struct *s);
+void exec_mm_release(struct task_struct *t);	/* exec: CLEARTID, vfork */
+/* kernel/signal.c, siglock held: SIGKILL to every other thread of t's
+ * group; process signals t may no longer take (which) to another. */
+void zap_other_threads(struct task_struct *t);
+void retarget_shared_pending(struct task_struct *t, sigset_t which);
+/* kernel/futex.c: wake one waiter of the futex at uaddr (a thread's
+ * CLONE_CHILD_CLEARTID word at exit). */
+void futex_wake_one(u32 *uaddr);	/* a user address */
 __noreturn void schedule_dead(void);	/* an exiting task's last switch */
 __noreturn void cpu_idle(void);	/* pid 0, forever */
 void release_task_stack(struct task_struct *t);	/* frees the task too */

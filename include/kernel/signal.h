@@ -1,11 +1,20 @@
 /*
  * Signals (kernel/signal.c): Linux numbering and semantics, one pending
  * instance per signal (no real-time queueing).
+ *
+ * A signal is pending for one thread (tkill, tgkill, a fault: struct
+ * signal_state's pending) or for its whole thread group (kill, SIGCHLD:
+ * the shared set in struct signal_struct, <kernel/sched.h>), which any
+ * thread that does not block it takes. Handlers live in a sighand_struct
+ * that clone(CLONE_SIGHAND) shares; its siglock guards the handlers, every
+ * pending set and blocked mask of the tasks using it, and their thread
+ * group's signal_struct (as Linux's sighand->siglock does).
  */
 #ifndef _KERNEL_SIGNAL_H
 #define _KERNEL_SIGNAL_H
 
 #include <kernel/types.h>
+#include <kernel/spinlock.h>
 
 #define _NSIG 64
 #define SIGHUP 1
@@ -103,18 +112,26 @@ typedef struct {
 	};
 } siginfo_t;
 
-struct signal_state {
-	sigset_t blocked, pending;
-	siginfo_t info[_NSIG];	/* the pending instance of each signal */
+/* The handlers, shared by clone(CLONE_SIGHAND) (every thread of a
+ * process, and a CLONE_VM|CLONE_SIGHAND child). */
+struct sighand_struct {
+	int count;	/* tasks using it (atomic) */
+	spinlock_t siglock;	/* taken with interrupts off: the tick and
+				 * the tty send signals */
 	struct k_sigaction action[_NSIG];
+};
+
+/* One thread's signal state; siglock guards blocked and pending. */
+struct signal_state {
+	sigset_t blocked, pending;	/* pending: for this thread only */
+	siginfo_t info[_NSIG];	/* the pending instance of each signal */
 	sigset_t saved_mask;	/* rt_sigsuspend restores it */
 	/* The mask before rt_sigtimedwait unblocked its set: a signal blocked
 	 * here is never "ignored" at sending (Linux's real_blocked). */
 	sigset_t real_blocked;
 	bool restore_saved_mask;
-	/* init (Linux's SIGNAL_UNKILLABLE): a signal whose action is the
-	 * default is dropped, SIGKILL and SIGSTOP too; a fault clears it. */
-	bool unkillable;
+	/* A group stop (SIGSTOP...) asks this thread to stop too. */
+	bool stop_pending;
 	/* sigaltstack: where handlers with SA_ONSTACK run (size 0: none). */
 	unsigned long sas_ss_sp;
 	size_t sas_ss_size;
@@ -134,13 +151,23 @@ typedef struct {
 
 struct task_struct;
 
-/* Queue sig for t; info may be NULL (SI_USER from the kernel). Wakes t if
- * it sleeps interruptibly. Returns 0 or -EINVAL. */
+/* Queue sig for thread t alone (tkill); info may be NULL (SI_KERNEL from
+ * the kernel). Wakes t if it sleeps interruptibly. Returns 0 or -EINVAL. */
 int send_sig_info(int sig, const siginfo_t *info, struct task_struct *t);
+/* Queue sig for t's whole process (kill, SIGCHLD): one thread that does
+ * not block it is woken to take it; a fatal one kills every thread. */
+int group_send_sig_info(int sig, const siginfo_t *info, struct task_struct *t);
+/* The siglock of t's handlers, with interrupts off; NULL (nothing
+ * locked) once t has been released. */
+struct sighand_struct *lock_task_sighand(struct task_struct *t,
+					 unsigned long *flags);
+void unlock_task_sighand(struct task_struct *t, unsigned long flags);
 /* A fault in user mode: deliver sig even if blocked or ignored (it would
  * fault again), as Linux's force_sig_fault. */
 void force_sig_fault(int sig, int code, unsigned long addr);
 bool signal_pending(struct task_struct *t);
+/* SIGKILL pending for t, or its group exiting: a wait should end. */
+bool fatal_signal_pending(struct task_struct *t);
 /* ppoll, pselect6, epoll_pwait: use the user's mask (NULL: keep ours)
  * for this call; 0, -EINVAL or -EFAULT. Then restore it unless the call
  * was interrupted (the handler runs under it; do_signal restores). */

@@ -83,7 +83,7 @@ struct mm_struct {
 	spinlock_t page_table_lock;
 	struct list_head mmap;	/* VMAs sorted by vm_start */
 	int map_count;
-	int mm_users;
+	int mm_users;	/* tasks using it (atomic: threads share it) */
 	unsigned long start_code, end_code, start_data, end_data;
 	unsigned long start_brk, brk, start_stack;
 	unsigned long mmap_base;	/* top of the mmap area; grows down */

@@ -25,6 +25,10 @@
 struct mm_struct *mm_alloc(void);
 /* Drop a user of mm; the last one frees every page and table. */
 void mmput(struct mm_struct *mm);
+/* clone(CLONE_VM): one more task uses mm. */
+void mmget(struct mm_struct *mm);
+/* The tasks using mm, a snapshot (another may come or go). */
+int mm_users(struct mm_struct *mm);
 /* fork: a copy-on-write duplicate of mm. NULL when out of memory. */
 struct mm_struct *dup_mm(struct mm_struct *old);
 void switch_to_mm(struct mm_struct *mm);

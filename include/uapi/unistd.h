@@ -176,6 +176,7 @@
 #define __NR_pwritev2 328
 #define __NR_statx 332
 #define __NR_rseq 334
+#define __NR_clone3 435
 #define __NR_close_range 436
 
 #define NR_syscalls 512	/* table size; numbers at or above get ENOSYS */

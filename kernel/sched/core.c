@@ -20,6 +20,7 @@
 #include <kernel/errno.h>
 #include <kernel/param.h>
 #include <kernel/string.h>
+#include <kernel/uaccess.h>
 #include <asm/desc.h>
 #include <asm/processor.h>
 #include <mm/mm.h>
@@ -31,10 +32,22 @@ void __switch_to_asm(unsigned long *prev_sp, unsigned long next_sp);
 void schedule_tail_locked(void);
 void schedule_tail(void);
 
+static struct sighand_struct init_sighand = {
+	.count = 1, .siglock = SPIN_LOCK_UNLOCKED,
+};
+static struct signal_struct init_signals = {
+	.count = 1, .live = 1, .nr_threads = 1,
+	.thread_head = LIST_HEAD_INIT(init_task.thread_node),
+};
+
 struct task_struct init_task = {
 	.state = TASK_RUNNING,
 	.pid = 0,
 	.comm = "swapper",
+	.group_leader = &init_task,
+	.thread_node = LIST_HEAD_INIT(init_signals.thread_head),
+	.sighand = &init_sighand,
+	.sig = &init_signals,
 	.stack = boot_stack,
 	.children = LIST_HEAD_INIT(init_task.children),
 	.sibling = LIST_HEAD_INIT(init_task.sibling),
@@ -114,6 +127,7 @@ void sched_init(void)
 	/* Only root may lower its nice value, as on Linux. */
 	init_task.rlim[RLIMIT_NICE] = (struct rlimit){ 0, 0 };
 	init_waitqueue_head(&init_task.wait_chldexit);
+	init_waitqueue_head(&init_signals.exec_wait);
 	fpu_init();
 	boot_cpu.kernel_sp = (unsigned long)boot_stack + THREAD_SIZE;
 }
@@ -293,12 +307,15 @@ void schedule_tail_locked(void)
 		release_task_stack(dead);
 }
 
-/* First code a new task runs (from ret_from_fork). */
+/* First code a new task runs (from ret_from_fork). A thread made with
+ * CLONE_CHILD_SETTID stores its tid in its own address space first. */
 void schedule_tail(void)
 {
 	schedule_tail_locked();
 	spin_unlock(&rq_lock);
 	local_irq_enable();
+	if (current->set_child_tid)
+		put_user(current->pid, (int __user *)current->set_child_tid);
 }
 
 /* The exiting task's last act: it never runs again. */

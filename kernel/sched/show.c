@@ -100,14 +100,16 @@ unsigned long get_wchan(struct task_struct *t)
 
 void sched_show_task(struct task_struct *t)
 {
-	char wchan[KSYM_NAME_LEN + 24] = "-";
+	char wchan[KSYM_NAME_LEN + 24] = "-", tgid[24] = "";
 	unsigned long w = get_wchan(t);
 
 	if (w)
 		sprint_symbol_name(wchan, sizeof(wchan), w);
-	printk(KERN_INFO "task:%-15s state:%c pid:%-5d ppid:%-5d wchan:%s\n",
+	if (t->tgid != t->pid)	/* a thread: whose */
+		snprintf(tgid, sizeof(tgid), " tgid:%d", t->tgid);
+	printk(KERN_INFO "task:%-15s state:%c pid:%-5d ppid:%-5d wchan:%s%s\n",
 	       t->comm, task_state_to_char(t), t->pid,
-	       t->parent ? t->parent->pid : 0, wchan);
+	       t->parent ? t->parent->tgid : 0, wchan, tgid);
 	if (!t->exit_state)
 		show_task_stack(t);
 	lockdep_print_held_locks(t);

@@ -51,7 +51,7 @@ void run_itimers(void)
 	list_for_each_entry_safe(t, tmp, &armed_list, itimer_list) {
 		if (t->it_real_expires > now)
 			continue;
-		send_sig_info(SIGALRM, NULL, t);
+		group_send_sig_info(SIGALRM, NULL, t);
 		if (t->it_real_incr) {
 			t->it_real_expires = itimer_forward(t->it_real_expires,
 							    now, t->it_real_incr);
