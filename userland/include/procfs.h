@@ -8,6 +8,7 @@
  *   vmstat(name)      the value of "name N" in /proc/vmstat, -1 if absent
  *                     (Linux has no "mkwrite", for instance)
  *   mem_total_kb()    MemTotal from /proc/meminfo, -1 if unreadable
+ *   status_threads()  Threads: of /proc/self/status, -1 if unreadable
  *   fail_arm(name, n), fail_armed(name)
  *                     fault injection: the nth block_read (...) from now
  *                     fails; -1 where there is no /proc/fail (the host)
@@ -166,6 +167,20 @@ static inline long mem_total_kb(void)
 		fclose(f);
 	}
 	return kb;
+}
+
+static inline int status_threads(void)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+	int n = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Threads: %d", &n) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return n;
 }
 
 /* The longest mount point in /proc/mounts that is a prefix of cwd wins;

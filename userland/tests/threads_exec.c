@@ -16,23 +16,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "tap.h"
+#include "procfs.h"
 
 static char self_path[4096];
 static int pipefd[2];
-
-static int status_threads(void)
-{
-	char line[256];
-	FILE *f = fopen("/proc/self/status", "r");
-	int n = -1;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "Threads: %d", &n) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return n;
-}
 
 /* The new program: exit 0 when everything is as it should be. */
 static int after_exec(const char *old_pid)

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "tap.h"
+#include "procfs.h"
 
 static int pipefd[2];
 
@@ -32,21 +33,6 @@ static void sleep_ms(int ms)
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 
 	nanosleep(&ts, NULL);
-}
-
-/* "Threads:" of /proc/self/status, or -1. */
-static int status_threads(void)
-{
-	char line[256];
-	FILE *f = fopen("/proc/self/status", "r");
-	int n = -1;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "Threads: %d", &n) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return n;
 }
 
 /* The wait status of child pid, waited for once; then a second wait must

@@ -20,6 +20,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "tap.h"
+#include "procfs.h"
 
 #define N 8
 #define ROUNDS 20000
@@ -56,21 +57,6 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&lock);
 	}
 	return (void *)(i * 10);
-}
-
-/* "Threads:" of /proc/self/status, or -1. */
-static int status_threads(void)
-{
-	char line[256];
-	FILE *f = fopen("/proc/self/status", "r");
-	int n = -1;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "Threads: %d", &n) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return n;
 }
 
 /* Entries of /proc/self/task that are thread ids, or -1. */
