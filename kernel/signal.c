@@ -1110,24 +1110,33 @@ SYSCALL_DEFINE2(kill, pid_t, pid, int, sig)
 	return err;
 }
 
+/* Signal thread tid (of process tgid, unless tgid is 0). */
+static int kill_thread(pid_t tgid, pid_t tid, int sig)
+{
+	struct task_struct *t;
+	int err = -ESRCH;
+
+	lock_tasklist();	/* t stays while kill_one, which does not
+				 * sleep, signals it */
+	t = find_task_by_pid(tid);
+	if (t && (!tgid || t->tgid == tgid))
+		err = kill_one(t, sig, false);
+	unlock_tasklist();
+	return err;
+}
+
 SYSCALL_DEFINE2(tkill, pid_t, tid, int, sig)
 {
-	struct task_struct *t = find_task_by_pid(tid);
-
 	if (sig < 0 || sig > _NSIG || tid <= 0)
 		return -EINVAL;
-	return t ? kill_one(t, sig, false) : -ESRCH;
+	return kill_thread(0, tid, sig);
 }
 
 SYSCALL_DEFINE3(tgkill, pid_t, tgid, pid_t, tid, int, sig)
 {
-	struct task_struct *t = find_task_by_pid(tid);
-
 	if (sig < 0 || sig > _NSIG || tid <= 0 || tgid <= 0)
 		return -EINVAL;
-	if (!t || t->tgid != tgid)
-		return -ESRCH;
-	return kill_one(t, sig, false);
+	return kill_thread(tgid, tid, sig);
 }
 
 
@@ -1150,15 +1159,16 @@ static long do_rt_sigqueueinfo(pid_t tgid, pid_t pid, int sig,
 	if ((info.si_code >= 0 || info.si_code == SI_TKILL) &&
 	    pid != (tgid ? current->pid : current->tgid))
 		return -EPERM;
+	lock_tasklist();	/* t stays while it is signalled */
 	t = pid > 0 ? find_task_by_pid(pid) : NULL;
 	if (!t || (tgid && tgid != t->tgid))
-		return -ESRCH;
-	if (sig < 0 || sig > _NSIG)
-		return -EINVAL;
-	err = check_kill_permission(t);
-	if (err || !sig)
-		return err;
-	return send_signal(sig, &info, t, !tgid);
+		err = -ESRCH;
+	else if (sig < 0 || sig > _NSIG)
+		err = -EINVAL;
+	else if (!(err = check_kill_permission(t)) && sig)
+		err = send_signal(sig, &info, t, !tgid);
+	unlock_tasklist();
+	return err;
 }
 
 SYSCALL_DEFINE3(rt_sigqueueinfo, pid_t, pid, int, sig,
