@@ -539,6 +539,23 @@ static int do_fault(struct vm_area_struct *vma, pte_t *pte,
 	return ret & ~(VM_FAULT_NOPAGE | VM_FAULT_RETRY);
 }
 
+/* do_anonymous_page, kept from racing another thread of the mm (see
+ * mm->anon_fault_lock): the PTE is looked at again under the lock. */
+static int anonymous_fault(struct vm_area_struct *vma, pte_t *pte,
+			   unsigned long address)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	int ret = 0;
+
+	if (mm_users(mm) == 1)
+		return do_anonymous_page(vma, pte, address);
+	mutex_lock(&mm->anon_fault_lock);
+	if (!(READ_ONCE(*pte) & _PAGE_PRESENT))
+		ret = do_anonymous_page(vma, pte, address);
+	mutex_unlock(&mm->anon_fault_lock);
+	return ret;
+}
+
 static int __handle_mm_fault(struct vm_area_struct *vma,
 			     unsigned long address, unsigned int flags)
 {
@@ -554,7 +571,7 @@ static int __handle_mm_fault(struct vm_area_struct *vma,
 	if (!(entry & _PAGE_PRESENT)) {
 		if (vma->vm_ops && vma->vm_ops->fault)
 			return do_fault(vma, pte, address, flags);
-		return do_anonymous_page(vma, pte, address);
+		return anonymous_fault(vma, pte, address);
 	}
 	if ((flags & FAULT_FLAG_WRITE) && !(entry & _PAGE_RW))
 		return do_wp_page(vma, pte, address);

@@ -46,6 +46,7 @@ struct mm_struct *mm_alloc(void)
 	       PAGE_SIZE / 2);
 	INIT_LIST_HEAD(&mm->mmap);
 	spin_lock_init(&mm->page_table_lock);
+	mutex_init(&mm->anon_fault_lock);
 	mm->mm_users = 1;
 	mm->mmap_base = MMAP_BASE;
 	return mm;
