@@ -27,11 +27,10 @@
  * again and a dead pid's directory cannot linger in the dcache: Linux
  * gets the same from pid_revalidate.
  * Tasks are walked without sleeping: each show function copies what it
- * needs into the seq_file in one go, and one that must sleep first
- * (maps: kmalloc) looks the task up again. That was enough while the
- * kernel was not preemptible; with preempt=full the task (or its mm) can
- * go while a show function is preempted: a known gap, to be closed with
- * a task reference count and a lock on the mm (preempt=none has none).
+ * needs into the seq_file in one go, under the tasklist lock (pid_show),
+ * so that the task and its mm stay while it reads them; what it needs
+ * allocated pid_show allocates first. (A task reference count and a lock
+ * on the mm, as Linux has, would let a show function sleep.)
  * The dentries being unhashed, getcwd in /proc/PID says ENOENT, as for
  * an unlinked directory (Linux's are hashed and revalidated).
  */
@@ -293,45 +292,53 @@ static void show_map_vma(struct seq_file *m, struct vm_area_struct *vma,
 	seq_putc(m, '\n');
 }
 
+/* What pid_show hands a show function, in m->private. */
+struct pid_show_data {
+	pid_t pid;
+	const struct pid_entry *entry;
+	char *scratch;	/* a page for the show function (maps: d_path) */
+};
+
 static int pid_maps_show(struct seq_file *m, struct task_struct *t)
 {
+	struct pid_show_data *d = m->private;
 	struct vm_area_struct *vma;
-	pid_t pid = t->pid;
 	struct path root;
-	char *buf;
 
 	if (!t->mm)
 		return 0;
-	buf = kmalloc(PAGE_SIZE, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	/* kmalloc may have slept, and the task exited and been freed. */
-	t = find_task_by_pid(pid);
 	get_fs_root(current->fs, &root);	/* paths as the reader sees them */
-	if (t && t->mm)
-		list_for_each_entry(vma, &t->mm->mmap, vm_list)
-			show_map_vma(m, vma, &root, buf);
+	list_for_each_entry(vma, &t->mm->mmap, vm_list)
+		show_map_vma(m, vma, &root, d->scratch);
 	path_put(&root);
-	kfree(buf);
-	return t ? 0 : -ESRCH;
+	return 0;
 }
 
 /* ---- open and read: a snapshot, as the registered files ---------------------- */
 
-struct pid_show_data {
-	pid_t pid;
-	const struct pid_entry *entry;
-};
-
-/* proc_seq_fill's show: look the task up afresh each time it prints. */
+/*
+ * proc_seq_fill's show: look the task up afresh each time it prints, and
+ * print it under the tasklist lock, which keeps it (and its mm: exit_mm
+ * is not preempted either) from going while it is read. So a show
+ * function must not sleep: what it needs allocated, it gets here.
+ */
 static int pid_show(struct seq_file *m, void *v)
 {
 	struct pid_show_data *d = v;
-	struct task_struct *t = find_task_by_pid(d->pid);
+	struct task_struct *t;
+	int ret = -ESRCH;
 
-	if (!t)
-		return -ESRCH;
-	return d->entry->show(m, t);
+	d->scratch = kmalloc(PAGE_SIZE, GFP_KERNEL);
+	if (!d->scratch)
+		return -ENOMEM;
+	lock_tasklist();
+	t = find_task_by_pid(d->pid);
+	if (t)
+		ret = d->entry->show(m, t);
+	unlock_tasklist();
+	kfree(d->scratch);
+	d->scratch = NULL;
+	return ret;
 }
 
 static int proc_pid_file_open(struct inode *inode, struct file *file)
