@@ -256,6 +256,23 @@ static bool exit_signals(struct task_struct *t)
 	return group_dead;
 }
 
+/* The pointers go before the references: a /proc reader (under the
+ * tasklist lock) sees a table that is still there, or none. */
+static void exit_files_and_fs(struct task_struct *t)
+{
+	struct files_struct *files = t->files;
+	struct fs_struct *fs = t->fs;
+
+	lock_tasklist();
+	t->files = NULL;
+	t->fs = NULL;
+	unlock_tasklist();
+	if (files)
+		put_files_struct(files);
+	if (fs)
+		put_fs_struct(fs);
+}
+
 /* code: a wait status word ((status << 8) for exit, the signal if killed). */
 __noreturn void do_exit(long code)
 {
@@ -271,12 +288,7 @@ __noreturn void do_exit(long code)
 	itimer_cancel(t);
 	sample_maxrss(t);
 	exit_mm(t);
-	if (t->files)
-		put_files_struct(t->files);
-	if (t->fs)
-		put_fs_struct(t->fs);
-	t->files = NULL;
-	t->fs = NULL;
+	exit_files_and_fs(t);
 	/* From here to the last switch, the tasklist lock (no preemption):
 	 * once a parent (or the last thread) can see this task dead it may
 	 * free its stack, which must not happen while the task still runs

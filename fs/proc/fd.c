@@ -74,8 +74,10 @@ static const char *fd_target(struct file *file, char *buf)
 	return buf;
 }
 
-static struct inode *proc_fd_link_inode(struct super_block *sb,
-					struct task_struct *t,
+/* The link of descriptor fd of task pid, owned by owner (its euid and
+ * egid, in a struct cred). */
+static struct inode *proc_fd_link_inode(struct super_block *sb, pid_t pid,
+					const struct cred *owner,
 					unsigned int fd, struct file *file)
 {
 	struct inode *inode = new_inode(sb);
@@ -90,10 +92,10 @@ static struct inode *proc_fd_link_inode(struct super_block *sb,
 	}
 	target = fd_target(file, buf);
 	memmove(buf, target, strlen(target) + 1);
-	inode->i_ino = FD_INO_BASE + ((unsigned long)t->pid << 20) + fd;
+	inode->i_ino = FD_INO_BASE + ((unsigned long)pid << 20) + fd;
 	inode->i_mode = S_IFLNK | 0700;
-	inode->i_uid = t->cred.euid;
-	inode->i_gid = t->cred.egid;
+	inode->i_uid = owner->euid;
+	inode->i_gid = owner->egid;
 	inode->i_nlink = 1;
 	inode->i_size = strlen(buf);
 	inode->i_link = buf;	/* kfree'd with the inode */
@@ -122,17 +124,24 @@ struct inode *proc_fd_dir_inode(struct super_block *sb, struct task_struct *t,
 static struct dentry *proc_fd_lookup(struct inode *dir, struct dentry *dentry,
 				     unsigned int flags)
 {
-	struct task_struct *t = find_task_by_pid((pid_t)(long)dir->i_private);
+	pid_t pid = (pid_t)(long)dir->i_private;
 	long fd = proc_name_to_number(dentry->d_name.name, dentry->d_name.len);
-	struct file *file;
+	struct file *file = NULL;
+	struct task_struct *t;
 	struct inode *inode;
+	struct cred owner;
 
-	if (!t || fd < 0)
-		return ERR_PTR(-ENOENT);
-	file = task_fget(t, fd);
+	/* The task only under the lock: it may exit while we allocate. */
+	lock_tasklist();
+	t = find_task_by_pid(pid);
+	if (t && fd >= 0) {
+		file = task_fget(t, fd);
+		owner = t->cred;
+	}
+	unlock_tasklist();
 	if (!file)
 		return ERR_PTR(-ENOENT);
-	inode = proc_fd_link_inode(dir->i_sb, t, fd, file);
+	inode = proc_fd_link_inode(dir->i_sb, pid, &owner, fd, file);
 	fput(file);
 	if (!inode)
 		return ERR_PTR(-ENOMEM);
@@ -143,20 +152,24 @@ static struct dentry *proc_fd_lookup(struct inode *dir, struct dentry *dentry,
 /* The lowest open descriptor of pid at or above from; -1 if none. */
 static long next_fd(pid_t pid, unsigned long from)
 {
-	struct task_struct *t = find_task_by_pid(pid);
-	struct files_struct *files = t ? t->files : NULL;
+	struct task_struct *t;
+	struct files_struct *files;
 	unsigned long flags;
 	long fd = -1;
 
-	if (!files)
-		return -1;
-	spin_lock_irqsave(&files->file_lock, flags);
-	for (unsigned long i = from; i < files->max_fds; i++)
-		if (files->fd[i]) {
-			fd = i;
-			break;
-		}
-	spin_unlock_irqrestore(&files->file_lock, flags);
+	lock_tasklist();	/* t and its files stay while we look */
+	t = find_task_by_pid(pid);
+	files = t ? t->files : NULL;
+	if (files) {
+		spin_lock_irqsave(&files->file_lock, flags);
+		for (unsigned long i = from; i < files->max_fds; i++)
+			if (files->fd[i]) {
+				fd = i;
+				break;
+			}
+		spin_unlock_irqrestore(&files->file_lock, flags);
+	}
+	unlock_tasklist();
 	return fd;
 }
 
