@@ -132,6 +132,7 @@ void do_interrupt(struct pt_regs *regs)
 	}
 	if (user_mode(regs))
 		exit_to_user_mode(regs);
-	else if (regs->rflags & X86_EFLAGS_IF)
-		preempt_schedule_irq();
+	else if ((regs->rflags & X86_EFLAGS_IF) &&
+		 regs->vector != X86_TRAP_NMI && regs->vector != X86_TRAP_MC)
+		preempt_schedule_irq();	/* never from an NMI or #MC */
 }
