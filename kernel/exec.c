@@ -231,13 +231,7 @@ static void become_leader(struct task_struct *t)
 	list_splice_init(&leader->children, &t->children);
 	list_for_each_entry(c, &t->children, sibling)
 		c->parent = t;
-	t->cutime_ticks = leader->cutime_ticks;
-	t->cstime_ticks = leader->cstime_ticks;
-	t->cnvcsw = leader->cnvcsw;
-	t->cnivcsw = leader->cnivcsw;
-	t->cmin_flt = leader->cmin_flt;
-	t->cmaj_flt = leader->cmaj_flt;
-	t->cmaxrss_kb = leader->cmaxrss_kb;
+	t->cusage = leader->cusage;
 	t->group_leader = t;
 	leader->group_leader = t;
 	release_task(leader);

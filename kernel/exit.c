@@ -120,13 +120,10 @@ static int group_exit_status(struct task_struct *t)
  * held. */
 static void account_dead_thread(struct signal_struct *s, struct task_struct *t)
 {
-	s->utime_ticks += t->utime_ticks;
-	s->stime_ticks += t->stime_ticks;
-	s->nvcsw += t->nvcsw;
-	s->nivcsw += t->nivcsw;
-	s->min_flt += t->min_flt;
-	s->maj_flt += t->maj_flt;
-	s->maxrss_kb = max(s->maxrss_kb, t->maxrss_kb);
+	struct group_usage u;
+
+	task_usage(t, &u);
+	usage_add(&s->dead, &u);
 }
 
 /* t leaves its group's thread list. siglock held. */
@@ -359,14 +356,8 @@ static void account_reaped(struct task_struct *parent, struct task_struct *c)
 	struct group_usage u;
 
 	thread_group_usage(c, &u);
-	parent->cutime_ticks += u.utime_ticks + c->cutime_ticks;
-	parent->cstime_ticks += u.stime_ticks + c->cstime_ticks;
-	parent->cnvcsw += u.nvcsw + c->cnvcsw;
-	parent->cnivcsw += u.nivcsw + c->cnivcsw;
-	parent->cmin_flt += u.min_flt + c->cmin_flt;
-	parent->cmaj_flt += u.maj_flt + c->cmaj_flt;
-	parent->cmaxrss_kb = max(parent->cmaxrss_kb,
-				 max(u.maxrss_kb, c->cmaxrss_kb));
+	usage_add(&parent->cusage, &u);
+	usage_add(&parent->cusage, &c->cusage);
 }
 
 /* Collect zombie c (a process whose threads are all gone): copy out the

@@ -612,28 +612,36 @@ static struct rusage_timeval ticks_to_timeval(u64 ticks)
 	return tv;
 }
 
+void usage_add(struct group_usage *sum, const struct group_usage *u)
+{
+	sum->utime_ticks += u->utime_ticks;
+	sum->stime_ticks += u->stime_ticks;
+	sum->nvcsw += u->nvcsw;
+	sum->nivcsw += u->nivcsw;
+	sum->min_flt += u->min_flt;
+	sum->maj_flt += u->maj_flt;
+	sum->maxrss_kb = max(sum->maxrss_kb, u->maxrss_kb);
+}
+
+void task_usage(const struct task_struct *t, struct group_usage *u)
+{
+	*u = (struct group_usage){ t->utime_ticks, t->stime_ticks, t->nvcsw,
+				   t->nivcsw, t->min_flt, t->maj_flt,
+				   t->maxrss_kb };
+}
+
 void thread_group_usage(struct task_struct *t, struct group_usage *u)
 {
 	struct signal_struct *s = t->sig;
 	struct task_struct *th;
+	struct group_usage one;
 	unsigned long flags;
 
 	lock_task_sighand(t, &flags);
-	u->utime_ticks = s->utime_ticks;
-	u->stime_ticks = s->stime_ticks;
-	u->nvcsw = s->nvcsw;
-	u->nivcsw = s->nivcsw;
-	u->min_flt = s->min_flt;
-	u->maj_flt = s->maj_flt;
-	u->maxrss_kb = s->maxrss_kb;
+	*u = s->dead;
 	list_for_each_entry(th, &s->thread_head, thread_node) {
-		u->utime_ticks += th->utime_ticks;
-		u->stime_ticks += th->stime_ticks;
-		u->nvcsw += th->nvcsw;
-		u->nivcsw += th->nivcsw;
-		u->min_flt += th->min_flt;
-		u->maj_flt += th->maj_flt;
-		u->maxrss_kb = max(u->maxrss_kb, th->maxrss_kb);
+		task_usage(th, &one);
+		usage_add(u, &one);
 	}
 	unlock_task_sighand(t, flags);
 }
@@ -647,43 +655,26 @@ void thread_group_usage(struct task_struct *t, struct group_usage *u)
  */
 void getrusage(struct task_struct *t, int who, struct rusage *r)
 {
-	struct task_struct *leader = t->group_leader;
-	struct group_usage u = { 0 };
+	struct group_usage u = { 0 }, g;
 
 	memset(r, 0, sizeof(*r));
-	if (who == RUSAGE_CHILDREN || who == RUSAGE_BOTH) {
-		u.utime_ticks = leader->cutime_ticks;
-		u.stime_ticks = leader->cstime_ticks;
-		r->ru_nvcsw = leader->cnvcsw;
-		r->ru_nivcsw = leader->cnivcsw;
-		r->ru_maxrss = leader->cmaxrss_kb;
-		r->ru_minflt = leader->cmin_flt;
-		r->ru_majflt = leader->cmaj_flt;
-	}
+	if (who == RUSAGE_CHILDREN || who == RUSAGE_BOTH)
+		u = t->group_leader->cusage;
 	if (t == current)
 		sample_maxrss(t);
 	if (who == RUSAGE_THREAD) {
-		u.utime_ticks = t->utime_ticks;
-		u.stime_ticks = t->stime_ticks;
-		r->ru_nvcsw = t->nvcsw;
-		r->ru_nivcsw = t->nivcsw;
-		r->ru_minflt = t->min_flt;
-		r->ru_majflt = t->maj_flt;
-		r->ru_maxrss = t->maxrss_kb;
+		task_usage(t, &u);
 	} else if (who != RUSAGE_CHILDREN) {
-		struct group_usage g;
-
 		thread_group_usage(t, &g);
-		u.utime_ticks += g.utime_ticks;
-		u.stime_ticks += g.stime_ticks;
-		r->ru_nvcsw += g.nvcsw;
-		r->ru_nivcsw += g.nivcsw;
-		r->ru_minflt += g.min_flt;
-		r->ru_majflt += g.maj_flt;
-		r->ru_maxrss = max((unsigned long)r->ru_maxrss, g.maxrss_kb);
+		usage_add(&u, &g);
 	}
 	r->ru_utime = ticks_to_timeval(u.utime_ticks);
 	r->ru_stime = ticks_to_timeval(u.stime_ticks);
+	r->ru_nvcsw = u.nvcsw;
+	r->ru_nivcsw = u.nivcsw;
+	r->ru_minflt = u.min_flt;
+	r->ru_majflt = u.maj_flt;
+	r->ru_maxrss = u.maxrss_kb;
 }
 
 SYSCALL_DEFINE2(getrusage, int, who, struct rusage __user *, ru)
@@ -711,7 +702,8 @@ SYSCALL_DEFINE1(times, struct tms __user *, tbuf)
 
 	thread_group_usage(current, &u);
 	tms = (struct tms){ u.utime_ticks, u.stime_ticks,
-			    leader->cutime_ticks, leader->cstime_ticks };
+			    leader->cusage.utime_ticks,
+			    leader->cusage.stime_ticks };
 	if (tbuf && copy_to_user(tbuf, &tms, sizeof(tms)))
 		return -EFAULT;
 	return jiffies;

@@ -163,9 +163,9 @@ static int pid_stat_show(struct seq_file *m, struct task_struct *t)
 		   t->sid, (MAJOR(tty) << 8) | MINOR(tty), tpgid,
 		   (t->flags & PF_KTHREAD) ? 0x00200000 : 0);
 	seq_printf(m, "%lu %lu %lu %lu %llu 0 %llu 0 20 %d %d 0 %llu %lu %lu %lu ",
-		   t->min_flt, t->cmin_flt, t->maj_flt, t->cmaj_flt,
+		   t->min_flt, t->cusage.min_flt, t->maj_flt, t->cusage.maj_flt,
 		   (unsigned long long)t->utime_ticks,
-		   (unsigned long long)t->cutime_ticks, t->nice,
+		   (unsigned long long)t->cusage.utime_ticks, t->nice,
 		   t->sig->nr_threads,
 		   (unsigned long long)t->start_time,
 		   mm_total_vm(mm) << PAGE_SHIFT,

@@ -50,12 +50,17 @@ struct task_struct;
 /* The usage of t (RUSAGE_SELF), of its reaped children, or both
  * (kernel/sys.c). */
 void getrusage(struct task_struct *t, int who, struct rusage *r);
-/* What every thread of t's process used, those gone included. */
+/* What some tasks used: a thread, a process (every thread, those gone
+ * included: thread_group_usage), or a task's reaped children. */
 struct group_usage {
 	u64 utime_ticks, stime_ticks;
 	unsigned long nvcsw, nivcsw, min_flt, maj_flt, maxrss_kb;
 };
 void thread_group_usage(struct task_struct *t, struct group_usage *u);
+/* Add u to *sum: times, switches and faults add up, maxrss is the larger. */
+void usage_add(struct group_usage *sum, const struct group_usage *u);
+/* t's own usage (one thread, no children). */
+void task_usage(const struct task_struct *t, struct group_usage *u);
 /* Note t's resident size now in its maxrss (getrusage, exit). */
 void sample_maxrss(struct task_struct *t);
 struct mm_struct;

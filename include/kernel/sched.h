@@ -78,8 +78,7 @@ struct signal_struct {
 	bool cont_report;
 	/* CPU time, switches and faults of threads already gone (getrusage
 	 * and times add the live threads' own). */
-	u64 utime_ticks, stime_ticks;
-	unsigned long nvcsw, nivcsw, min_flt, maj_flt, maxrss_kb;
+	struct group_usage dead;
 };
 
 struct task_struct {
@@ -131,16 +130,15 @@ struct task_struct {
 	u64 start_time;	/* jiffies at fork (/proc/PID/stat's starttime) */
 	unsigned long nvcsw;	/* times it gave up the CPU (slept, yielded) */
 	unsigned long nivcsw;	/* times it was preempted */
-	/* Reaped children's CPU time and switches (with their own reaped
-	 * children's): times(), RUSAGE_CHILDREN. */
-	u64 cutime_ticks, cstime_ticks;
-	unsigned long cnvcsw, cnivcsw;
 	/* Page faults that did (maj) or did not (min) wait for the disk
-	 * (handle_mm_fault); the c* ones: reaped children's, as above. */
-	unsigned long min_flt, maj_flt, cmin_flt, cmaj_flt;
+	 * (handle_mm_fault). */
+	unsigned long min_flt, maj_flt;
 	/* Resident size in KiB, sampled at getrusage and exit (not at every
-	 * fault): mine, and the largest of my reaped children's. */
-	unsigned long maxrss_kb, cmaxrss_kb;
+	 * fault). */
+	unsigned long maxrss_kb;
+	/* Reaped children's usage, with their own reaped children's (the
+	 * largest maxrss): times(), RUSAGE_CHILDREN. */
+	struct group_usage cusage;
 	int nice;	/* setpriority: -20..19, inherited; the round-robin
 			 * scheduler does not use it */
 	int pdeath_signal;	/* prctl: sent to me when my parent exits */
