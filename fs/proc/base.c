@@ -459,16 +459,19 @@ static struct dentry *proc_task_lookup(struct inode *dir, struct dentry *dentry,
 	return proc_instantiate(dentry, inode);
 }
 
-/* The smallest thread id >= from of process tgid, or 0. */
-static pid_t next_tid(pid_t tgid, pid_t from)
+/* The smallest id >= from of a thread of process tgid, or with tgid 0 of
+ * a process (its leader's); 0 if none. */
+static pid_t next_id(pid_t tgid, pid_t from)
 {
 	struct task_struct *t;
 	pid_t best = 0;
 
+	lock_tasklist();
 	list_for_each_entry(t, &task_list, tasks)
-		if (t->tgid == tgid && t->pid >= from &&
-		    (!best || t->pid < best))
+		if ((tgid ? t->tgid == tgid : thread_group_leader(t)) &&
+		    t->pid >= from && (!best || t->pid < best))
 			best = t->pid;
+	unlock_tasklist();
 	return best;
 }
 
@@ -483,7 +486,7 @@ static int proc_task_readdir(struct file *file, struct dir_context *ctx)
 		return -ENOENT;
 	if (!dir_emit_dots(file, ctx))
 		return 0;
-	while ((tid = next_tid(tgid, ctx->pos - 2))) {
+	while ((tid = next_id(tgid, ctx->pos - 2))) {
 		int len = snprintf(name, sizeof(name), "%d", tid);
 
 		/* No task pointer across the actor: it may sleep. */
@@ -605,21 +608,6 @@ struct dentry *proc_pid_lookup(struct inode *dir, struct dentry *dentry)
 	return proc_instantiate(dentry, proc_pid_inode(dir->i_sb, t, 0));
 }
 
-/* The smallest pid >= from of a task, or 0. */
-static pid_t next_pid(pid_t from)
-{
-	struct task_struct *t;
-	pid_t best = 0;
-
-	lock_tasklist();
-	list_for_each_entry(t, &task_list, tasks)
-		if (thread_group_leader(t) && t->pid >= from &&
-		    (!best || t->pid < best))
-			best = t->pid;
-	unlock_tasklist();
-	return best;
-}
-
 /*
  * /proc's root after its registered entries: "self" at position
  * PROC_SELF_POS, then the pids in increasing order, pid p at position
@@ -638,7 +626,7 @@ void proc_pid_readdir(struct dir_context *ctx)
 			return;
 		ctx->pos = PROC_PID_POS;
 	}
-	while ((pid = next_pid(ctx->pos - PROC_PID_POS))) {
+	while ((pid = next_id(0, ctx->pos - PROC_PID_POS))) {
 		int len = snprintf(name, sizeof(name), "%d", pid);
 
 		/* The actor may fault on the user's buffer and sleep: no
