@@ -465,3 +465,32 @@ void mm_release_vfork(struct task_struct *t)
 		t->vfork_parent = NULL;
 	}
 }
+
+/*
+ * Another CPU's pid 0 (Linux's fork_idle): a copy of init_task on a stack
+ * of its own, on no list, never woken. The CPU runs it from its first
+ * instruction in C and whenever nothing else is runnable.
+ */
+struct task_struct *fork_idle(int cpu)
+{
+	struct task_struct *p = alloc_task();
+	void *stack;
+
+	if (!p)
+		return NULL;
+	stack = p->stack;
+	*p = init_task;
+	p->stack = stack;
+	p->group_leader = p;
+	snprintf(p->comm, sizeof(p->comm), "swapper/%d", cpu);
+	INIT_LIST_HEAD(&p->children);
+	INIT_LIST_HEAD(&p->sibling);
+	INIT_LIST_HEAD(&p->thread_node);
+	INIT_LIST_HEAD(&p->tasks);
+	INIT_LIST_HEAD(&p->run_list);
+	INIT_LIST_HEAD(&p->itimer_list);
+	init_waitqueue_head(&p->wait_chldexit);
+	p->lockdep_depth = 0;
+	p->utime_ticks = p->stime_ticks = 0;
+	return p;
+}

@@ -19,6 +19,7 @@
 #include <kernel/percpu.h>
 #include <kernel/sched.h>
 #include <kernel/selftest.h>
+#include <kernel/smp.h>
 #include <kernel/syscalls.h>
 #include <kernel/string.h>
 #include <kernel/time.h>
@@ -68,7 +69,7 @@ void start_kernel(u32 magic, u32 info_phys)
 {
 	bool boot_info_ok;
 
-	percpu_init();	/* first: spin_lock counts in the per-CPU area */
+	percpu_init(&boot_cpu);	/* first: spin_lock counts in the per-CPU area */
 	serial_init();
 	tsc_calibrate();
 	rtc_init();
@@ -94,6 +95,7 @@ void start_kernel(u32 magic, u32 info_phys)
 
 	syscall_init();
 	sched_init();
+	smp_init();	/* the other CPUs */
 	vfs_init();	/* root ramfs, the initramfs, console fds for init */
 	start_init();	/* pid 1: initcalls, self-tests, then /bin/init */
 	cpu_idle();

@@ -6,6 +6,7 @@
  */
 #include <kernel/panic.h>
 #include <kernel/printk.h>
+#include <kernel/smp.h>
 #include <asm/processor.h>
 
 static bool in_panic;
@@ -18,10 +19,11 @@ __noreturn void panic(const char *fmt, ...)
 	va_list ap;
 
 	local_irq_disable();
-	if (in_panic)	/* a fault while panicking: don't recurse */
+	/* A fault while panicking, or a second CPU's panic: halt quietly. */
+	if (__atomic_exchange_n(&in_panic, true, __ATOMIC_SEQ_CST))
 		for (;;)
 			halt();
-	in_panic = true;
+	smp_send_stop();	/* one report, and nothing changes under it */
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);

@@ -6,6 +6,7 @@
  * signal, dumpable).
  */
 #include <kernel/sched.h>
+#include <kernel/smp.h>
 #include <fs/blkdev.h>
 #include <fs/file.h>
 #include <kernel/errno.h>
@@ -277,18 +278,20 @@ SYSCALL_DEFINE2(arch_prctl, int, code, unsigned long, addr)
 }
 
 /*
- * The CPU and NUMA node the caller runs on: one of each here. Either
+ * The CPU the caller runs on (it may be elsewhere by the time the caller
+ * reads it) and its NUMA node (one here). Either
  * pointer may be NULL; the third argument (a cache) is unused since Linux
  * 2.6.24. musl's sched_getcpu comes here when there is no vDSO.
  */
 SYSCALL_DEFINE3(getcpu, unsigned int __user *, cpup,
 		unsigned int __user *, nodep, void __user *, unused)
 {
+	unsigned int cpu = smp_processor_id();
 	int err = 0;
 
 	/* Both are written even if the first faults, as Linux does. */
 	if (cpup)
-		err |= put_user(0U, cpup);
+		err |= put_user(cpu, cpup);
 	if (nodep)
 		err |= put_user(0U, nodep);
 	return err ? -EFAULT : 0;

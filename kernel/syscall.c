@@ -41,6 +41,13 @@ void syscall_init(void)
 			      sys_call_table[e->nr]->name, e->name);
 		sys_call_table[e->nr] = e;
 	}
+	syscall_cpu_init();
+	pr_info("syscall: %d system calls\n", n);
+}
+
+/* This CPU's syscall MSRs (every CPU has its own). */
+void syscall_cpu_init(void)
+{
 	/* sysret/syscall selectors: see <asm/desc.h> */
 	wrmsr(MSR_STAR, ((u64)(__USER32_CS & ~3) << 48) |
 				((u64)__KERNEL_CS << 32));
@@ -49,7 +56,6 @@ void syscall_init(void)
 	wrmsr(MSR_SYSCALL_MASK,
 	      X86_EFLAGS_IF | X86_EFLAGS_AC | (1 << 10) | (1 << 8));
 	wrmsr(MSR_EFER, rdmsr(MSR_EFER) | EFER_SCE);
-	pr_info("syscall: %d system calls\n", n);
 }
 
 static long unknown_syscall(unsigned long nr)

@@ -12,6 +12,7 @@
  * TSC-based delay loop gives. One CPU, one block, a blank line after it.
  */
 #include <fs/proc_fs.h>
+#include <kernel/smp.h>
 #include <kernel/string.h>
 #include <kernel/time.h>
 #include <kernel/version.h>
@@ -129,38 +130,49 @@ static void show_address_sizes(struct seq_file *m, const struct cpuinfo *c)
 		   a & 0xff, (a >> 8) & 0xff);
 }
 
-int cpuinfo_proc_show(struct seq_file *m, void *v)
+/* One CPU's paragraph. CPUID is read on whichever CPU runs this; QEMU
+ * gives every CPU the same model, and each its own APIC ID. */
+static void show_cpu(struct seq_file *m, const struct cpuinfo *c, int cpu)
 {
-	struct cpuinfo c;
-	const char *name;
+	const char *name = c->model_name;
 	unsigned long khz = tsc_khz;
+	u32 apicid = cpu_data[cpu].apic_id;
 
-	cpuinfo_read(&c);
-	name = c.model_name;
 	while (*name == ' ')	/* Intel pads the brand string in front */
 		name++;
-	seq_printf(m, "processor\t: 0\n");
-	seq_printf(m, "vendor_id\t: %s\n", c.vendor);
-	seq_printf(m, "cpu family\t: %u\n", cpu_family(c.signature));
-	seq_printf(m, "model\t\t: %u\n", cpu_model(c.signature));
+	seq_printf(m, "processor\t: %d\n", cpu);
+	seq_printf(m, "vendor_id\t: %s\n", c->vendor);
+	seq_printf(m, "cpu family\t: %u\n", cpu_family(c->signature));
+	seq_printf(m, "model\t\t: %u\n", cpu_model(c->signature));
 	seq_printf(m, "model name\t: %s\n", *name ? name : "unknown");
-	seq_printf(m, "stepping\t: %u\n", c.signature & 0xf);
+	seq_printf(m, "stepping\t: %u\n", c->signature & 0xf);
 	seq_printf(m, "cpu MHz\t\t: %lu.%03lu\n", khz / 1000, khz % 1000);
-	seq_printf(m, "physical id\t: 0\nsiblings\t: 1\ncore id\t\t: 0\n"
-		      "cpu cores\t: 1\n");
-	seq_printf(m, "apicid\t\t: %u\ninitial apicid\t: %u\n", c.ebx1 >> 24,
-		   c.ebx1 >> 24);
+	seq_printf(m, "physical id\t: 0\nsiblings\t: %d\ncore id\t\t: %d\n"
+		      "cpu cores\t: %d\n", num_online_cpus(), cpu,
+		   num_online_cpus());
+	seq_printf(m, "apicid\t\t: %u\ninitial apicid\t: %u\n", apicid,
+		   apicid);
 	seq_printf(m, "fpu\t\t: yes\nfpu_exception\t: yes\n");
-	seq_printf(m, "cpuid level\t: %u\nwp\t\t: yes\n", c.max_leaf);
+	seq_printf(m, "cpuid level\t: %u\nwp\t\t: yes\n", c->max_leaf);
 	seq_puts(m, "flags\t\t:");
 	for (size_t i = 0; i < ARRAY_SIZE(cpu_flags); i++)
-		if (c.words[cpu_flags[i].leaf] & (1U << cpu_flags[i].bit))
+		if (c->words[cpu_flags[i].leaf] & (1U << cpu_flags[i].bit))
 			seq_printf(m, " %s", cpu_flags[i].name);
 	seq_printf(m, "\nbogomips\t: %lu.%02lu\n", khz / 500, (khz / 5) % 100);
 	seq_printf(m, "clflush size\t: %u\ncache_alignment\t: %u\n",
-		   ((c.ebx1 >> 8) & 0xff) * 8, ((c.ebx1 >> 8) & 0xff) * 8);
-	show_address_sizes(m, &c);
+		   ((c->ebx1 >> 8) & 0xff) * 8, ((c->ebx1 >> 8) & 0xff) * 8);
+	show_address_sizes(m, c);
 	seq_puts(m, "power management:\n\n");
+}
+
+int cpuinfo_proc_show(struct seq_file *m, void *v)
+{
+	struct cpuinfo c;
+	int cpu;
+
+	cpuinfo_read(&c);
+	for_each_online_cpu(cpu)
+		show_cpu(m, &c, cpu);
 	return 0;
 }
 

@@ -224,6 +224,7 @@ void futex_wake_one(u32 *uaddr);	/* a user address */
 __noreturn void schedule_dead(void);	/* an exiting task's last switch */
 __noreturn void cpu_idle(void);	/* pid 0, forever */
 void release_task_stack(struct task_struct *t);	/* frees the task too */
+struct task_struct *fork_idle(int cpu);	/* another CPU's pid 0 */
 void mm_release_vfork(struct task_struct *t);	/* wake a vfork parent */
 void fpu_init_task(struct task_struct *t);	/* a clean FPU state */
 void fpu_load_current(const struct fpu_state *src);	/* into the CPU */

@@ -106,5 +106,6 @@ struct syscall_entry {
 	static long __do_sys_##name(t1 a1, t2 a2, t3 a3, t4 a4, t5 a5, t6 a6)
 
 void syscall_init(void);
+void syscall_cpu_init(void);	/* this CPU's MSRs */
 
 #endif

@@ -55,12 +55,14 @@ struct task_struct init_task = {
 	.run_list = LIST_HEAD_INIT(init_task.run_list),
 };
 
-struct percpu boot_cpu = { .self = &boot_cpu, .current_task = &init_task };
+struct percpu cpu_data[NR_CPUS] = {
+	[0] = { .self = &cpu_data[0], .current_task = &init_task,
+		.idle = &init_task },
+};
 
 static LIST_HEAD(run_queue);
 static DEFINE_SPINLOCK(rq_lock);
 static struct fpu_state fpu_init_state;
-static struct task_struct *dead_task;	/* freed once we are off its stack */
 
 /* Enable SSE for user programs and record a clean FPU state for new ones. */
 static void fpu_init(void)
@@ -108,9 +110,9 @@ void fpu_reset_current(void)
 	fpu_load_current(&fpu_init_state);
 }
 
-void percpu_init(void)
+void percpu_init(struct percpu *p)
 {
-	wrmsr(MSR_GS_BASE, (unsigned long)&boot_cpu);
+	wrmsr(MSR_GS_BASE, (unsigned long)p);
 	wrmsr(MSR_KERNEL_GS_BASE, 0);
 }
 
@@ -168,10 +170,12 @@ static struct task_struct *pick_next_task(void)
 static void switch_fpu_and_stack(struct task_struct *prev,
 				 struct task_struct *next)
 {
+	struct percpu *cpu = this_cpu();
+
 	__asm__ volatile("fxsave %0" : "=m"(prev->fpu));
 	__asm__ volatile("fxrstor %0" : : "m"(next->fpu));
-	boot_cpu.kernel_sp = (unsigned long)next->stack + THREAD_SIZE;
-	cpu_tss.rsp0 = boot_cpu.kernel_sp;
+	cpu->kernel_sp = (unsigned long)next->stack + THREAD_SIZE;
+	cpu->tss->rsp0 = cpu->kernel_sp;
 	wrmsr(MSR_FS_BASE, next->fs_base);
 }
 
@@ -212,7 +216,7 @@ static void __sched __schedule(bool preempt)
 		prev->nivcsw++;
 	switch_mm(prev, next);
 	switch_fpu_and_stack(prev, next);
-	boot_cpu.current_task = next;
+	this_cpu()->current_task = next;
 	__switch_to_asm(&prev->thread_sp, next->thread_sp);
 	/* Back on prev's stack, some time later. */
 	schedule_tail_locked();
@@ -300,9 +304,9 @@ void __sched cond_resched(void)
 /* After a switch, with rq_lock held: free a task that exited. */
 void schedule_tail_locked(void)
 {
-	struct task_struct *dead = dead_task;
+	struct task_struct *dead = this_cpu()->dead_task;
 
-	dead_task = NULL;
+	this_cpu()->dead_task = NULL;
 	if (dead)
 		release_task_stack(dead);
 }
@@ -325,7 +329,7 @@ __noreturn void schedule_dead(void)
 	preempt_enable_no_resched();	/* do_exit's tasklist lock */
 	/* A zombie's task_struct stays for wait4; a self-reaped one goes. */
 	if (current->exit_state == EXIT_DEAD)
-		dead_task = current;
+		this_cpu()->dead_task = current;
 	current->state = TASK_UNINTERRUPTIBLE;	/* never woken */
 	schedule();
 	panic("a dead task was scheduled");
@@ -338,6 +342,16 @@ void scheduler_tick(void)
 	t->utime_ticks++;
 	if (!list_empty(&run_queue) || t == &init_task)
 		set_need_resched(true);
+}
+
+/*
+ * Another CPU is up (start_secondary): until the scheduler runs tasks on
+ * several CPUs it halts here, with interrupts off, for good.
+ */
+__noreturn void smp_cpu_ready(void)
+{
+	for (;;)
+		__asm__ volatile("cli; hlt" ::: "memory");
 }
 
 /* pid 0: run whatever is runnable, else halt until an interrupt. */

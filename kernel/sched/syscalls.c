@@ -2,19 +2,19 @@
  * kernel/sched/syscalls.c: CPU affinity (sched_getaffinity,
  * sched_setaffinity).
  *
- * pagelab runs on one CPU: every task may run on CPU 0 and nowhere else.
- * Masks are arrays of longs; pagelab's (cpumask_size()) is one long, so
+ * Every task may run on every online CPU (a mask set is checked, not yet
+ * kept). Masks are arrays of longs; pagelab's (cpumask_size()) is one long, so
  * getaffinity returns 8. As on Linux, a mask must name a CPU that exists
  * (EINVAL), a buffer must hold the mask in whole longs (EINVAL), and only
  * the owner or root may set another task's (EPERM).
  */
 #include <kernel/errno.h>
 #include <kernel/sched.h>
+#include <kernel/smp.h>
 #include <kernel/syscalls.h>
 #include <kernel/uaccess.h>
 
-#define NR_CPUS 1
-#define CPU_MASK_ALL 1UL	/* CPU 0 */
+#define CPU_MASK_ALL cpu_online_mask
 
 static struct task_struct *find_process(pid_t pid)
 {
@@ -26,7 +26,8 @@ SYSCALL_DEFINE3(sched_getaffinity, pid_t, pid, unsigned int, len,
 {
 	unsigned long mask = CPU_MASK_ALL;
 
-	if ((unsigned long)len * 8 < NR_CPUS || (len & (sizeof(long) - 1)))
+	if ((unsigned long)len * 8 < (unsigned long)nr_cpu_ids ||
+	    (len & (sizeof(long) - 1)))
 		return -EINVAL;
 	if (!find_process(pid))
 		return -ESRCH;

@@ -7,22 +7,27 @@
  * loaded on an interrupt from user mode, and the IST stacks, loaded for
  * double faults and NMIs whatever the current stack is, so a kernel stack
  * overflow still ends in a readable report instead of a triple fault.
+ * Each CPU has its own GDT and TSS (a TSS descriptor is marked busy once
+ * loaded, and rsp0 changes with the task running there) and its own IST
+ * stacks; the boot CPU's stacks are static, the others' come from
+ * smpboot.c.
  */
 #include <asm/desc.h>
 #include <kernel/compiler.h>
+#include <kernel/percpu.h>
 #include <kernel/string.h>
 
 #define SEG_CODE64(dpl) (0x00209a0000000000UL | ((u64)(dpl) << 45))
 #define SEG_DATA(dpl) (0x0000920000000000UL | ((u64)(dpl) << 45))
 
-static u64 gdt[GDT_ENTRIES] __aligned(16);
-struct tss cpu_tss __aligned(16);
+static u64 gdt_table[NR_CPUS][GDT_ENTRIES] __aligned(16);
+static struct tss tss_table[NR_CPUS] __aligned(16);
 static u8 double_fault_stack[EXCEPTION_STACK_SIZE] __stack;
 static u8 nmi_stack[EXCEPTION_STACK_SIZE] __stack;
 
-static void set_tss_descriptor(void)
+static void set_tss_descriptor(u64 *gdt, struct tss *tss)
 {
-	u64 base = (u64)&cpu_tss, limit = sizeof(cpu_tss) - 1;
+	u64 base = (u64)tss, limit = sizeof(*tss) - 1;
 
 	gdt[GDT_TSS] = (limit & 0xffff) | ((base & 0xffffff) << 16) |
 		       (0x89UL << 40) |	/* present, 64-bit available TSS */
@@ -32,12 +37,12 @@ static void set_tss_descriptor(void)
 }
 
 /* Load the new GDT, reload every segment register, then the task register. */
-static void load_gdt(void)
+static void load_gdt(u64 *gdt)
 {
 	struct {
 		u16 limit;
 		u64 base;
-	} __attribute__((packed)) desc = { sizeof(gdt) - 1, (u64)gdt };
+	} __attribute__((packed)) desc = { GDT_ENTRIES * 8 - 1, (u64)gdt };
 
 	__asm__ volatile("lgdt %0\n\t"
 			 "pushq %1\n\t"
@@ -56,18 +61,29 @@ static void load_gdt(void)
 			 : "rax", "memory");
 }
 
-void gdt_init(void)
+/* This CPU's GDT and TSS, with IST stacks ending at df_top and nmi_top. */
+void cpu_gdt_init(int cpu, unsigned long df_top, unsigned long nmi_top)
 {
+	u64 *gdt = gdt_table[cpu];
+	struct tss *tss = &tss_table[cpu];
+
 	gdt[GDT_KERNEL_CS] = SEG_CODE64(0);
 	gdt[GDT_KERNEL_DS] = SEG_DATA(0);
 	gdt[GDT_USER32_CS] = 0;
 	gdt[GDT_USER_DS] = SEG_DATA(3);
 	gdt[GDT_USER_CS] = SEG_CODE64(3);
-	memset(&cpu_tss, 0, sizeof(cpu_tss));
-	cpu_tss.ist[IST_DOUBLE_FAULT - 1] =
-		(u64)double_fault_stack + sizeof(double_fault_stack);
-	cpu_tss.ist[IST_NMI - 1] = (u64)nmi_stack + sizeof(nmi_stack);
-	cpu_tss.iomap_base = sizeof(cpu_tss);	/* no I/O bitmap */
-	set_tss_descriptor();
-	load_gdt();
+	memset(tss, 0, sizeof(*tss));
+	tss->ist[IST_DOUBLE_FAULT - 1] = df_top;
+	tss->ist[IST_NMI - 1] = nmi_top;
+	tss->iomap_base = sizeof(*tss);	/* no I/O bitmap */
+	tss->rsp0 = this_cpu()->kernel_sp;
+	this_cpu()->tss = tss;
+	set_tss_descriptor(gdt, tss);
+	load_gdt(gdt);
+}
+
+void gdt_init(void)
+{
+	cpu_gdt_init(0, (u64)double_fault_stack + sizeof(double_fault_stack),
+		     (u64)nmi_stack + sizeof(nmi_stack));
 }

@@ -34,12 +34,18 @@ void idt_set_gate(int vector, int dpl, int ist)
 	g->reserved = 0;
 }
 
-void idt_init(void)
+void idt_load(void)
 {
 	struct {
 		u16 limit;
 		u64 base;
 	} __attribute__((packed)) desc = { sizeof(idt) - 1, (u64)idt };
+
+	__asm__ volatile("lidt %0" : : "m"(desc));
+}
+
+void idt_init(void)
+{
 	int v;
 
 	for (v = 0; v < 256; v++)
@@ -47,5 +53,5 @@ void idt_init(void)
 	idt_set_gate(2, 0, IST_NMI);
 	idt_set_gate(3, 3, 0);	/* int3 allowed from user mode */
 	idt_set_gate(8, 0, IST_DOUBLE_FAULT);
-	__asm__ volatile("lidt %0" : : "m"(desc));
+	idt_load();
 }

@@ -18,6 +18,7 @@
 #include <kernel/sched.h>
 #include <kernel/signal.h>
 #include <kernel/uaccess.h>
+#include <asm/apic.h>
 #include <asm/processor.h>
 
 static const char *const exception_names[32] = {
@@ -125,6 +126,10 @@ void do_interrupt(struct pt_regs *regs)
 	} else if (regs->vector < IRQ_BASE + NR_IRQS) {
 		irq_enter();	/* no sleeping in a handler */
 		handle_irq(regs->vector - IRQ_BASE, regs);
+		irq_exit();
+	} else if (regs->vector >= LOCAL_TIMER_VECTOR) {
+		irq_enter();
+		handle_apic_interrupt(regs->vector);
 		irq_exit();
 	} else {
 		pr_warn("irq: unexpected interrupt on vector %lu\n",

@@ -40,10 +40,10 @@ struct tss {
 	u16 iomap_base;
 } __attribute__((packed));
 
-extern struct tss cpu_tss;
-
-void gdt_init(void);
-void idt_init(void);
+void gdt_init(void);	/* the boot CPU's */
+void cpu_gdt_init(int cpu, unsigned long df_top, unsigned long nmi_top);
+void idt_init(void);	/* fill the table, and load it here */
+void idt_load(void);	/* another CPU: load the same table */
 /* Route vector to the common entry with the given privilege and IST slot. */
 void idt_set_gate(int vector, int dpl, int ist);
 #endif

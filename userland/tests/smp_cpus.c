@@ -1,0 +1,120 @@
+/*
+ * smp_cpus N: the machine has N CPUs, and they all run programs.
+ *
+ * - /proc/cpuinfo has N paragraphs, "processor : 0" to N-1, each with its
+ *   own APIC ID;
+ * - sysconf(_SC_NPROCESSORS_ONLN) says N (musl counts the bits of
+ *   sched_getaffinity's mask);
+ * - with "-p": N busy processes, started together, are each seen on a CPU
+ *   (sched_getcpu) and between them on N different CPUs within a few
+ *   seconds, which a scheduler that runs everything on one CPU fails.
+ * The same verdicts on the host, given its CPU count.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "tap.h"
+
+#define MAX_CPUS 64
+
+static void check_cpuinfo(int want)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+	int n = 0, in_order = 1, apic[MAX_CPUS], napic = 0, distinct = 1;
+
+	if (!ok(f != NULL, "/proc/cpuinfo opens"))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		int v;
+
+		if (sscanf(line, "processor : %d", &v) == 1 ||
+		    sscanf(line, "processor\t: %d", &v) == 1) {
+			in_order &= v == n;
+			n++;
+		}
+		if (sscanf(line, "apicid\t\t: %d", &v) == 1 && napic < MAX_CPUS)
+			apic[napic++] = v;
+	}
+	fclose(f);
+	is_int(n, want, "/proc/cpuinfo lists %d processors", want);
+	ok(in_order, "numbered 0 to %d in order", n - 1);
+	for (int i = 0; i < napic; i++)
+		for (int j = 0; j < i; j++)
+			distinct &= apic[i] != apic[j];
+	ok(napic == n && distinct, "each with an APIC ID of its own (%d of %d)",
+	   napic, n);
+}
+
+/* A child spins and writes each CPU it finds itself on to the pipe,
+ * until killed. */
+static void spinner(int fd)
+{
+	int last = -1;
+
+	for (;;) {
+		int c = sched_getcpu();
+
+		if (c != last) {
+			unsigned char b = c;
+
+			if (write(fd, &b, 1) != 1)
+				_exit(1);
+			last = c;
+		}
+	}
+}
+
+static void check_placement(int want)
+{
+	int p[2], seen[MAX_CPUS] = { 0 }, distinct = 0, bad = 0;
+	pid_t pids[MAX_CPUS];
+	time_t start = time(NULL);
+
+	if (pipe(p))
+		return;
+	for (int i = 0; i < want; i++)
+		if ((pids[i] = fork()) == 0)
+			spinner(p[1]);
+	close(p[1]);
+	while (distinct < want && time(NULL) - start < 20) {
+		unsigned char b;
+
+		if (read(p[0], &b, 1) != 1)
+			break;
+		if (b >= want || b >= MAX_CPUS)
+			bad++;
+		else if (!seen[b]++)
+			distinct++;
+	}
+	for (int i = 0; i < want; i++)
+		kill(pids[i], SIGKILL);
+	while (wait(NULL) > 0)
+		;
+	is_int(bad, 0, "sched_getcpu names only CPUs that exist");
+	is_int(distinct, want, "%d busy processes ran on %d different CPUs",
+	       want, want);
+}
+
+int main(int argc, char **argv)
+{
+	int want = argc > 1 ? atoi(argv[1]) : 0;
+	int place = argc > 2 && !strcmp(argv[2], "-p");
+
+	if (want < 1 || want > MAX_CPUS) {
+		fprintf(stderr, "usage: smp_cpus N [-p]\n");
+		return 2;
+	}
+	check_cpuinfo(want);
+	is_long(sysconf(_SC_NPROCESSORS_ONLN), want,
+		"sysconf(_SC_NPROCESSORS_ONLN) is %d", want);
+	if (place)
+		check_placement(want);
+	return done_testing();
+}
