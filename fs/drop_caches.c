@@ -5,6 +5,7 @@
  * and negative) and the inodes only they held, 3 for both. Tests write 3
  * after sync to prove that the data they read back came from the disk.
  */
+#include <mm/kstack.h>
 #include <fs/dcache.h>
 #include <fs/proc_fs.h>
 #include <kernel/errno.h>
@@ -26,6 +27,7 @@ int drop_caches_write(const char *buf, size_t len, void *data)
 
 	if (mode < 1 || mode > 3)
 		return -EINVAL;
+	kstack_purge();	/* exited tasks' stacks still mapped (SMP) */
 	/* Dentries first: the inodes they free drop their pages too. */
 	if (mode & 2)
 		dentries = prune_dcache(~0UL);

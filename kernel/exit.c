@@ -163,6 +163,7 @@ static void unhash_task(struct task_struct *t)
 void release_task(struct task_struct *t)
 {
 	unhash_task(t);
+	wait_task_inactive(t);	/* a zombie may be in its last switch */
 	release_task_stack(t);
 }
 

@@ -114,6 +114,17 @@ static void futex_wake_q(struct futex_q *q)
 	woken_wake_function(&q->wait);
 }
 
+/* A waker emptied q.list under its bucket's lock (the bucket of q's key
+ * then: a requeue changes both under the locks): take it once. */
+static void futex_waker_done(struct futex_q *q)
+{
+	struct futex_hash_bucket *hb = hash_futex(&q->key);
+	unsigned long flags;
+
+	spin_lock_irqsave(&hb->lock, flags);
+	spin_unlock_irqrestore(&hb->lock, flags);
+}
+
 /* Take q off its bucket unless a waker did: true if it was still on. */
 static bool futex_unqueue(struct futex_q *q)
 {
@@ -199,9 +210,13 @@ static long futex_wait(u32 __user *uaddr, bool shared, u32 val,
 	if (err)
 		return err;
 	for (;;) {
-		/* No lock needed: only wakers empty it. */
-		if (list_empty(&q.list))
+		/* Only wakers empty it, under the bucket's lock, and the one
+		 * that did may still be waking us on another CPU: wait for
+		 * it to let go before this frame (q) ends. */
+		if (list_empty(&q.list)) {
+			futex_waker_done(&q);
 			return 0;
+		}
 		if (!timeout && ts && cmd != FUTEX_WAIT)
 			timeout = futex_timeout(ts, cmd, op);
 		if (!timeout || signal_pending(current))
@@ -276,9 +291,12 @@ static long futex_requeue(u32 __user *uaddr, bool shared, u32 __user *uaddr2,
 		return -EAGAIN;
 	hb1 = hash_futex(&key1);
 	hb2 = hash_futex(&key2);
-	/* Both buckets at once: interrupts off (so no preemption either) on
-	 * one CPU, and nothing here sleeps. Several CPUs need both locks. */
+	/* Both buckets' locks, the lower address first (two requeues the
+	 * other way round would each hold one and wait for the other). */
 	flags = local_irq_save();
+	spin_lock(hb1 < hb2 ? &hb1->lock : &hb2->lock);
+	if (hb1 != hb2)
+		spin_lock(hb1 < hb2 ? &hb2->lock : &hb1->lock);
 	list_for_each_entry_safe(q, next, &hb1->chain, list) {
 		if (!match_futex(&q->key, &key1))
 			continue;
@@ -293,6 +311,9 @@ static long futex_requeue(u32 __user *uaddr, bool shared, u32 __user *uaddr2,
 		}
 		ret++;
 	}
+	if (hb1 != hb2)
+		spin_unlock(&hb2->lock);
+	spin_unlock(&hb1->lock);
 	local_irq_restore(flags);
 	return ret;
 }

@@ -18,6 +18,7 @@
 #include <kernel/string.h>
 #include <kernel/init.h>
 #include <kernel/selftest.h>
+#include <kernel/smp.h>
 #include <kernel/time.h>
 
 int do_execve_kernel(const char *filename, const char *const *argv,
@@ -62,6 +63,7 @@ static void kernel_init(void *unused)
 	current->sig->flags |= SIGNAL_UNKILLABLE;	/* not inherited by fork */
 	do_initcalls();	/* drivers: disks appear in /dev */
 	failed = run_selftests();
+	smp_init();	/* the other CPUs, now that set-up is done */
 	pr_notice("pagelab: boot complete (%lu ms)\n",
 		  ktime_get_ns() / NSEC_PER_MSEC);
 	if (poweroff_when_done)

@@ -95,7 +95,7 @@ void start_kernel(u32 magic, u32 info_phys)
 
 	syscall_init();
 	sched_init();
-	smp_init();	/* the other CPUs */
+	smp_prepare_boot_cpu();	/* the other CPUs start in kernel_init */
 	vfs_init();	/* root ramfs, the initramfs, console fds for init */
 	start_init();	/* pid 1: initcalls, self-tests, then /bin/init */
 	cpu_idle();

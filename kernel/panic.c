@@ -9,7 +9,7 @@
 #include <kernel/smp.h>
 #include <asm/processor.h>
 
-static bool in_panic;
+bool in_panic;	/* a panic is being told (printk busts its console lock) */
 /* Set by die(): the oops already printed the trace that matters. */
 bool oops_in_progress;
 

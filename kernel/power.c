@@ -13,6 +13,7 @@
  */
 #include <kernel/power.h>
 #include <kernel/printk.h>
+#include <kernel/smp.h>
 #include <asm/io.h>
 #include <asm/processor.h>
 
@@ -44,6 +45,7 @@ __noreturn void kernel_restart(void)
 
 	pr_notice("pagelab: restarting system\n");
 	local_irq_disable();
+	smp_send_stop();
 	outb(I8042_COMMAND, I8042_PULSE_RESET);
 	/* No reset line: fault with no IDT, which escalates to a reset. */
 	__asm__ volatile("lidt %0; int3" : : "m"(no_idt));
@@ -55,6 +57,7 @@ __noreturn void kernel_halt(void)
 {
 	pr_emerg("pagelab: system halted\n");
 	local_irq_disable();
+	smp_send_stop();
 	for (;;)
 		halt();
 }

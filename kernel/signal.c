@@ -171,6 +171,10 @@ static void signal_wake_up(struct task_struct *t, bool fatal)
 {
 	if (fatal)
 		wake_stopped(t);
+	/* The pending bit before the state: t sets its state before it
+	 * tests for signals (set_current_state), so one of us sees the
+	 * other's store. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (t->state == TASK_INTERRUPTIBLE)
 		wake_up_process(t);
 }
@@ -935,7 +939,7 @@ void restore_saved_sigmask_unless(bool interrupted)
 static void sleep_until_signal(void)
 {
 	for (;;) {
-		current->state = TASK_INTERRUPTIBLE;
+		set_current_state(TASK_INTERRUPTIBLE);
 		if (signal_pending(current))
 			break;
 		schedule();
@@ -997,7 +1001,7 @@ static int do_sigtimedwait(sigset_t these, siginfo_t *info, long timeout)
 	s->blocked &= ~these;
 	unlock_task_sighand(current, flags);
 	for (;;) {
-		current->state = TASK_INTERRUPTIBLE;
+		set_current_state(TASK_INTERRUPTIBLE);
 		if (signal_pending(current) || !timeout)
 			break;
 		if (timeout == MAX_SCHEDULE_TIMEOUT)

@@ -70,21 +70,6 @@ pte_t vm_page_prot(unsigned long vm_flags)
 	return prot;
 }
 
-void flush_tlb_range(unsigned long start, unsigned long end)
-{
-	if (end - start > 64 * PAGE_SIZE) {
-		flush_tlb_all();
-		return;
-	}
-	for (; start < end; start += PAGE_SIZE)
-		invlpg(start);
-}
-
-void flush_tlb_all(void)
-{
-	write_cr3(read_cr3());
-}
-
 static struct page *pte_page(pte_t pte)
 {
 	return pfn_to_page((pte & PTE_ADDR_MASK) >> PAGE_SHIFT);
@@ -102,7 +87,9 @@ static struct page *pte_page(pte_t pte)
 void do_set_pte(pte_t *pte, struct page *page, pte_t prot)
 {
 	BUG_ON(*pte & _PAGE_PRESENT);	/* would leak the old page */
-	page->_mapcount++;
+	/* Atomic: a file page is mapped in many mm's, each under its own
+	 * page_table_lock, on several CPUs at once. */
+	__atomic_add_fetch(&page->_mapcount, 1, __ATOMIC_SEQ_CST);
 	*pte = page_to_phys(page) | prot;
 }
 
@@ -115,14 +102,17 @@ void do_set_pte(pte_t *pte, struct page *page, pte_t prot)
 static void zap_pte(pte_t *pte)
 {
 	struct page *page;
+	pte_t old;
 
 	if (!(*pte & _PAGE_PRESENT))
 		return;
-	page = pte_page(*pte);
-	if ((*pte & _PAGE_DIRTY) && page->mapping)
+	/* Cleared in one exchange: a store on another CPU may set the
+	 * dirty bit between a read and a write of 0, and be lost. */
+	old = __atomic_exchange_n(pte, 0, __ATOMIC_SEQ_CST);
+	page = pte_page(old);
+	if ((old & _PAGE_DIRTY) && page->mapping)
 		set_page_dirty(page);
-	*pte = 0;
-	page->_mapcount--;
+	__atomic_sub_fetch(&page->_mapcount, 1, __ATOMIC_SEQ_CST);
 	put_page(page);
 }
 
@@ -327,9 +317,17 @@ static int wp_page_shared(struct vm_area_struct *vma, pte_t *pte,
 static int do_wp_page(struct vm_area_struct *vma, pte_t *pte,
 		      unsigned long address)
 {
+	int ret;
+
 	if ((vma->vm_flags & VM_SHARED) && vma->vm_file)
 		return wp_page_shared(vma, pte, address);
-	return wp_page_copy(vma, pte, address);
+	ret = wp_page_copy(vma, pte, address);
+	/* The copy flushed this CPU's TLB; a thread of this mm on another
+	 * CPU may still read the old page through its own. (Linux flushes
+	 * before the old page can be freed, ptep_clear_flush; here the
+	 * lab's function drops it first, a window to close in the lab.) */
+	flush_tlb_page(vma, address);
+	return ret;
 }
 
 /* The file page index of address in vma. */
@@ -620,8 +618,7 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start,
 			zap_pte(pte);
 		spin_unlock(&vma->vm_mm->page_table_lock);
 	}
-	if (vma->vm_mm == current->mm)
-		flush_tlb_range(start, end);
+	flush_tlb_range(vma, start, end);
 }
 
 /*
@@ -664,12 +661,11 @@ void unmap_mapping_range(struct address_space *mapping, loff_t holebegin,
 	pgoff_t last = holelen ? first + ((holelen + PAGE_SIZE - 1) >> PAGE_SHIFT) - 1
 			       : ~0UL;
 	struct vm_area_struct *vma;
-	unsigned long flags;
 
-	spin_lock_irqsave(&mapping->i_mmap_lock, flags);
+	spin_lock(&mapping->i_mmap_lock);
 	list_for_each_entry(vma, &mapping->i_mmap, shared)
 		zap_file_range(vma, first, last, even_cows);
-	spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
+	spin_unlock(&mapping->i_mmap_lock);
 }
 /* LAB truncate-old: END */
 

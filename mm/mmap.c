@@ -111,14 +111,6 @@ void set_mm_exe_file(struct mm_struct *mm, struct file *file)
 	mm->exe_file = file;
 }
 
-void switch_to_mm(struct mm_struct *mm)
-{
-	unsigned long pa = virt_to_phys(mm ? mm->pgd : init_pgd);
-
-	if (read_cr3() != pa)
-		write_cr3(pa);
-}
-
 /* Called by schedule(). */
 void switch_mm(struct task_struct *prev, struct task_struct *next)
 {
@@ -477,7 +469,7 @@ static void change_protection(struct vm_area_struct *vma)
 		}
 		spin_unlock(&vma->vm_mm->page_table_lock);
 	}
-	flush_tlb_range(vma->vm_start, vma->vm_end);
+	flush_tlb_range(vma, vma->vm_start, vma->vm_end);
 }
 
 SYSCALL_DEFINE3(mprotect, unsigned long, start, size_t, len,
@@ -646,10 +638,10 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 		if (copy_page_range(mm, old, vma))
 			goto fail;
 	}
-	flush_tlb_all();	/* the parent's PTEs lost their write bits */
+	flush_tlb_mm(old);	/* the parent's PTEs lost their write bits */
 	return mm;
 fail:
-	flush_tlb_all();
+	flush_tlb_mm(old);
 	mmput(mm);
 	return NULL;
 }

@@ -54,7 +54,7 @@ static unsigned long move_page_tables(struct mm_struct *mm, unsigned long old,
 		*src = 0;
 		spin_unlock(&mm->page_table_lock);
 	}
-	flush_tlb_range(old, old + len);
+	flush_tlb_mm_range(mm, old, old + len);
 	return min(off, len);
 }
 

@@ -23,16 +23,19 @@
  *              buffers, and leaked pages (a page truncated from the page
  *              cache but never freed lands here)
  *
- * The walk runs with interrupts off: on pagelab's one CPU nothing moves
- * while it counts. It costs a pass over mem_map and the page tables.
+ * The walk runs with interrupts off and every other CPU parked
+ * (smp_park_others): nothing moves while it counts. It costs a pass over
+ * mem_map and the page tables.
  */
 #include <mm/mm.h>
 #include <mm/gfp.h>
+#include <mm/kstack.h>
 #include <mm/mm_types.h>
 #include <mm/pgtable.h>
 #include <fs/proc_fs.h>
 #include <kernel/init.h>
 #include <kernel/sched.h>
+#include <kernel/smp.h>
 #include <asm/processor.h>
 
 struct page_audit {
@@ -92,11 +95,14 @@ static void audit_pages(struct page_audit *a)
 static int pagecheck_show(struct seq_file *m, void *data)
 {
 	struct page_audit a = { 0 };
-	unsigned long flags = local_irq_save();
+	unsigned long flags;
+
+	kstack_purge();	/* exited tasks' stacks, freed lazily (SMP) */
+	flags = smp_park_others();
 
 	audit_ptes(&a);
 	audit_pages(&a);
-	local_irq_restore(flags);
+	smp_unpark_others(flags);
 	seq_printf(m, "user_ptes %lu\npage_maps %lu\nfree %lu\npagecache %lu\n"
 		   "slab %lu\nmapped %lu\nother %lu\n", a.user_ptes,
 		   a.page_maps, a.free, a.pagecache, a.slab, a.mapped, a.other);

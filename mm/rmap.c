@@ -24,9 +24,10 @@
  * i_mmap_lock, so that it never sees the owner's change of the same PTE
  * (a zap, a copy-on-write, a move) half done.
  *
- * TLBs: pagelab has one CPU, and a task switch to another mm reloads CR3,
- * which drops every user translation; so only the current mm's TLB
- * entries can be stale, and invlpg on those suffices.
+ * TLBs: a PTE taken away is flushed with flush_tlb_page, on this CPU and
+ * on every other CPU that has the mm loaded (arch/x86/mm/tlb.c), before
+ * the page can go. That needs interrupts on, so i_mmap_lock is a plain
+ * spinlock (no interrupt handler takes it).
  */
 #include <mm/rmap.h>
 #include <kernel/fail_delay.h>
@@ -38,27 +39,19 @@
 void vma_link_file(struct vm_area_struct *vma)
 {
 	struct address_space *mapping = vma->vm_file->f_inode->i_mapping;
-	unsigned long flags;
 
-	spin_lock_irqsave(&mapping->i_mmap_lock, flags);
+	spin_lock(&mapping->i_mmap_lock);
 	list_add_tail(&vma->shared, &mapping->i_mmap);
-	spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
+	spin_unlock(&mapping->i_mmap_lock);
 }
 
 void vma_unlink_file(struct vm_area_struct *vma)
 {
 	struct address_space *mapping = vma->vm_file->f_inode->i_mapping;
-	unsigned long flags;
 
-	spin_lock_irqsave(&mapping->i_mmap_lock, flags);
+	spin_lock(&mapping->i_mmap_lock);
 	list_del_init(&vma->shared);
-	spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
-}
-
-void flush_tlb_page(struct vm_area_struct *vma, unsigned long address)
-{
-	if (vma->vm_mm == current->mm)
-		invlpg(address);
+	spin_unlock(&mapping->i_mmap_lock);
 }
 
 /* The address of file page index in vma, or 0 when vma does not cover it. */
@@ -98,7 +91,7 @@ bool page_mkclean(struct page *page)
 {
 	struct address_space *mapping = page->mapping;
 	struct vm_area_struct *vma;
-	unsigned long flags, address;
+	unsigned long address;
 
 	bool dirty = false;
 
@@ -107,7 +100,7 @@ bool page_mkclean(struct page *page)
 	if (!mapping || page->_mapcount < 0)
 		return false;
 	fail_delay(FD_PAGE_MKCLEAN);	/* a store may still land now */
-	spin_lock_irqsave(&mapping->i_mmap_lock, flags);
+	spin_lock(&mapping->i_mmap_lock);
 	list_for_each_entry(vma, &mapping->i_mmap, shared) {
 		pte_t *pte;
 
@@ -116,13 +109,18 @@ bool page_mkclean(struct page *page)
 		spin_lock(&vma->vm_mm->page_table_lock);
 		pte = page_pte(page, vma, &address);
 		if (pte && (*pte & (_PAGE_RW | _PAGE_DIRTY))) {
-			dirty |= !!(*pte & _PAGE_DIRTY);
-			*pte &= ~(_PAGE_RW | _PAGE_DIRTY);
+			/* One locked and: the dirty bit another CPU's store
+			 * sets meanwhile is seen, not overwritten. */
+			pte_t old = __atomic_fetch_and(pte, ~(_PAGE_RW |
+							      _PAGE_DIRTY),
+						       __ATOMIC_SEQ_CST);
+
+			dirty |= !!(old & _PAGE_DIRTY);
 			flush_tlb_page(vma, address);
 		}
 		spin_unlock(&vma->vm_mm->page_table_lock);
 	}
-	spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
+	spin_unlock(&mapping->i_mmap_lock);
 	return dirty;
 }
 
@@ -151,14 +149,14 @@ bool try_to_unmap(struct page *page)
 {
 	struct address_space *mapping = page->mapping;
 	struct vm_area_struct *vma;
-	unsigned long flags, address;
+	unsigned long address;
 
 	VM_BUG_ON_PAGE(!PageLocked(page), page);
 	if (!mapping)
 		return page->_mapcount < 0;
-	spin_lock_irqsave(&mapping->i_mmap_lock, flags);
+	spin_lock(&mapping->i_mmap_lock);
 	if (page_mlocked(page, mapping)) {
-		spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
+		spin_unlock(&mapping->i_mmap_lock);
 		return false;
 	}
 	list_for_each_entry(vma, &mapping->i_mmap, shared) {
@@ -167,16 +165,19 @@ bool try_to_unmap(struct page *page)
 		spin_lock(&vma->vm_mm->page_table_lock);
 		pte = page_pte(page, vma, &address);
 		if (pte) {
-			if (*pte & _PAGE_DIRTY)
+			pte_t old = __atomic_exchange_n(pte, 0,
+							__ATOMIC_SEQ_CST);
+
+			if (old & _PAGE_DIRTY)
 				set_page_dirty(page);
-			*pte = 0;
 			flush_tlb_page(vma, address);
-			page->_mapcount--;
+			__atomic_sub_fetch(&page->_mapcount, 1,
+					   __ATOMIC_SEQ_CST);
 			/* the PTE's reference; the caller holds one */
 			put_page(page);
 		}
 		spin_unlock(&vma->vm_mm->page_table_lock);
 	}
-	spin_unlock_irqrestore(&mapping->i_mmap_lock, flags);
+	spin_unlock(&mapping->i_mmap_lock);
 	return page->_mapcount < 0;
 }

@@ -102,7 +102,7 @@ static struct tty_struct console_tty = {
 #define I_FLAG(tty, f) ((tty)->termios.c_iflag & (f))
 #define CC(tty, v) ((tty)->termios.c_cc[v])
 
-/* ---- echo (interrupt context: console_write is lock-free) ----------------- */
+/* ---- echo (interrupt context: console_write takes an irq-safe lock) ------- */
 
 static void echo(struct tty_struct *tty, const char *s, size_t n)
 {
@@ -152,20 +152,21 @@ static void erase_word(struct tty_struct *tty)
 /*
  * A signal for the foreground group. Until a shell sets one (tcsetpgrp),
  * every user process but init gets it: the shell (which ignores SIGINT)
- * and what it runs. This runs in the interrupt handler, on the one CPU:
- * fork and exit link and unlink tasks so that a forward walk interrupted
- * at any point sees a consistent list (TODO: a tasklist lock with SMP).
+ * and what it runs. This runs in the interrupt handler, which may take
+ * the tasklist lock (it is taken with interrupts off).
  */
 static void isig(struct tty_struct *tty, int sig)
 {
 	struct task_struct *t;
 
+	lock_tasklist();
 	list_for_each_entry(t, &task_list, tasks) {
 		if (!t->sig->live || !thread_group_leader(t))
 			continue;	/* a process once, through its leader */
 		if (tty->pgrp ? t->pgid == tty->pgrp : (t->pid > 1 && t->mm))
 			group_send_sig_info(sig, NULL, t);
 	}
+	unlock_tasklist();
 }
 
 static void put_char(struct tty_struct *tty, unsigned char c)

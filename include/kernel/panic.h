@@ -12,6 +12,7 @@ struct pt_regs;
 
 __noreturn __printf(1, 2) void panic(const char *fmt, ...);
 extern bool oops_in_progress;
+extern bool in_panic;
 
 /* Print registers and the call trace of an exception frame. */
 void show_regs(const struct pt_regs *regs);

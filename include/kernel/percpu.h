@@ -41,6 +41,9 @@ struct percpu {
 	u64 irq_count;		/* interrupts taken here (/proc/interrupts) */
 	u64 ipi_count;		/* of which IPIs from other CPUs */
 	unsigned long ist_df_top, ist_nmi_top;	/* its TSS's IST stacks */
+	unsigned long tasklist_flags;	/* saved by lock_tasklist */
+	struct task_struct *prev_task;	/* switched away from, not yet off
+					 * its stack (kernel/sched/core.c) */
 };
 
 extern struct percpu cpu_data[NR_CPUS];

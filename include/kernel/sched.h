@@ -83,6 +83,10 @@ struct signal_struct {
 
 struct task_struct {
 	volatile long state;	/* TASK_RUNNING, TASK_INTERRUPTIBLE, ... */
+	/* Running on a CPU now, or still switching away from it: not to be
+	 * queued (it is not off its stack) nor freed (kernel/sched/core.c). */
+	volatile int on_cpu;
+	int cpu;	/* the CPU it runs or last ran on */
 	int exit_state;
 	pid_t pid;	/* the thread id (gettid) */
 	pid_t tgid;	/* the process id (getpid): the leader's pid */
@@ -175,21 +179,44 @@ extern struct list_head task_list;	/* every task but init_task */
 
 /*
  * The task list, the pids and the family links (tasks, children, sibling,
- * parent) change only between these (fork, exit, wait, kernel_thread),
- * and a walk of them, or a find_task_by_pid whose task is used at once,
- * holds them too, so that the task it stands on is not freed under it.
- * Nothing between them may sleep. On one CPU, no preemption is enough;
- * several CPUs will make it Linux's tasklist_lock.
+ * parent) change only under tasklist_lock (fork, exit, wait,
+ * kernel_thread), and a walk of them, or a find_task_by_pid whose task is
+ * used at once, holds it too, so that the task it stands on is not freed
+ * under it. Nothing under it may sleep. Interrupts are off while it is
+ * held, since the tty's interrupt handler walks the list to send ^C (Linux
+ * makes it an rwlock, readers in interrupts); the flags it saved wait in
+ * this CPU's area, where nothing can move the holder.
  */
+extern spinlock_t tasklist_lock;
+
 static inline void lock_tasklist(void)
 {
-	preempt_disable();
+	unsigned long flags;
+
+	spin_lock_irqsave(&tasklist_lock, flags);
+	this_cpu()->tasklist_flags = flags;
 }
 
 static inline void unlock_tasklist(void)
 {
-	preempt_enable();
+	spin_unlock_irqrestore(&tasklist_lock, this_cpu()->tasklist_flags);
 }
+
+/* pid 0: a CPU's idle task (init_task on the boot CPU). */
+static inline bool is_idle_task(const struct task_struct *t)
+{
+	return t->pid == 0;
+}
+
+/* Set current's state before testing the condition it sleeps on: the
+ * barrier keeps the test from being done before the store is seen, so a
+ * waker on another CPU that changes the condition and then looks at the
+ * state finds us about to sleep and wakes us. */
+#define set_current_state(s)                                          \
+	do {                                                           \
+		current->state = (s);                                  \
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);               \
+	} while (0)
 
 void sched_init(void);
 void schedule(void);
@@ -197,6 +224,8 @@ void schedule(void);
 void preempt_schedule_irq(void);
 /* Make a sleeping task runnable. */
 void wake_up_process(struct task_struct *t);
+/* Wait until t has left its CPU for good (before freeing it). */
+void wait_task_inactive(struct task_struct *t);
 /* Called from the timer tick: account time, maybe ask to reschedule. */
 void scheduler_tick(void);
 struct task_struct *find_task_by_pid(pid_t pid);

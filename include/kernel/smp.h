@@ -35,8 +35,15 @@ static inline int num_online_cpus(void)
 	return n;
 }
 
-void smp_init(void);	/* start the other CPUs (smpboot.c) */
+void smp_prepare_boot_cpu(void);	/* the boot CPU's APIC (smpboot.c) */
+void smp_init(void);	/* start the other CPUs */
 void smp_send_reschedule(int cpu);
 void smp_send_stop(void);	/* panic: every other CPU halts */
+/* Hold every other CPU in an interrupt handler, and interrupts off here,
+ * until smp_unpark_others(flags): an audit (mm/pagecheck.c) that must see
+ * memory hold still. Nothing else may be waited for in between (a parked
+ * CPU may hold any lock). */
+unsigned long smp_park_others(void);
+void smp_unpark_others(unsigned long flags);
 
 #endif

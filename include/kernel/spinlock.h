@@ -47,6 +47,14 @@ static inline void spin_unlock(spinlock_t *l)
 	preempt_enable();
 }
 
+/* Release without a preemption point: the caller is about to schedule()
+ * (an exiting task, which must not be preempted before). */
+static inline void spin_unlock_no_resched(spinlock_t *l)
+{
+	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+	preempt_enable_no_resched();
+}
+
 static inline bool spin_is_locked(spinlock_t *l)
 {
 	return l->locked;

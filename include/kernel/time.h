@@ -45,12 +45,16 @@ void ndelay_ns(u64 ns);
  * has come, -EINTR otherwise. Late by up to a tick, never early.
  */
 int schedule_hrtimeout(u64 expires);
+/* The same, with current's state set (and the wait's condition tested)
+ * by the caller. */
+int __schedule_hrtimeout(u64 expires);
 /*
  * Sleep for ticks * TICK_NSEC of clock time, or until a signal or a wake-up
  * as above: returns the ticks left (rounded up), 0 when the time ran out.
  * Loop if only the time matters.
  */
 u64 schedule_timeout_interruptible(u64 ticks);
+u64 schedule_timeout(u64 ticks);	/* state set by the caller */
 
 /* Is jiffies value a later than b? (Written to survive wrap-around.) */
 static inline bool time_after_jiffies(u64 a, u64 b)

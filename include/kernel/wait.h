@@ -49,6 +49,7 @@ struct wait_queue_entry {
 void init_waitqueue_head(wait_queue_head_t *wq);
 /* Wake every sleeper on wq. Safe from interrupt handlers. */
 void wake_up(wait_queue_head_t *wq);
+void __wake_up_locked(wait_queue_head_t *wq);	/* wq->lock held */
 
 /* Building blocks of wait_event*: queue current and set its state. */
 void prepare_to_wait(wait_queue_head_t *wq, struct wait_queue_entry *w,

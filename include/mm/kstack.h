@@ -10,7 +10,9 @@
 
 /* A THREAD_SIZE stack, THREAD_SIZE aligned, or NULL. May sleep. */
 void *alloc_kernel_stack(void);
-void free_kernel_stack(void *stack);
+void free_kernel_stack(void *stack);	/* maybe lazily: see below */
+/* Free the stacks freed lazily (several CPUs). Interrupts on. */
+void kstack_purge(void);
 /* Is addr in the guard below some kernel stack? (The double-fault
  * handler asks, to say "stack overflow".) */
 bool in_kstack_guard(unsigned long addr);

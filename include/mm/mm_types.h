@@ -99,6 +99,10 @@ struct mm_struct {
 	/* The program this mm runs; writes to it are denied (ETXTBSY) while
 	 * any mm holds it. */
 	struct file *exe_file;
+	/* CPUs whose CR3 holds this mm's page table, and whose TLBs may
+	 * hold its translations: a PTE change is flushed there
+	 * (arch/x86/mm/tlb.c). Linux's mm_cpumask. */
+	volatile unsigned long cpu_mask;
 };
 
 #define STACK_TOP 0x00007ffffffff000UL

@@ -4,6 +4,7 @@
 #define _MM_MMAP_H
 
 #include <mm/mm_types.h>
+#include <asm/tlbflush.h>
 
 #define PROT_READ 0x1
 #define PROT_WRITE 0x2
@@ -31,7 +32,6 @@ void mmget(struct mm_struct *mm);
 int mm_users(struct mm_struct *mm);
 /* fork: a copy-on-write duplicate of mm. NULL when out of memory. */
 struct mm_struct *dup_mm(struct mm_struct *old);
-void switch_to_mm(struct mm_struct *mm);
 struct task_struct;
 /* schedule(): load next's address space if it differs from prev's. */
 void switch_mm(struct task_struct *prev, struct task_struct *next);
@@ -104,7 +104,5 @@ pte_t vm_page_prot(unsigned long vm_flags);
  * map count rises with it (zap_pte in mm/memory.c undoes both).
  */
 void do_set_pte(pte_t *pte, struct page *page, pte_t prot);
-void flush_tlb_range(unsigned long start, unsigned long end);
-void flush_tlb_all(void);
 
 #endif

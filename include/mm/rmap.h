@@ -7,6 +7,7 @@
 
 #include <mm/mm_types.h>
 #include <mm/mm.h>
+#include <asm/tlbflush.h>
 
 /* Add/remove a file VMA (vma->vm_file set) on its mapping's i_mmap. */
 void vma_link_file(struct vm_area_struct *vma);
@@ -14,7 +15,6 @@ void vma_unlink_file(struct vm_area_struct *vma);
 /* The user address of file page index in vma, or 0 if outside it. */
 unsigned long vma_address(struct vm_area_struct *vma, unsigned long index);
 /* Drop a stale translation of address in vma's mm, if it is loaded. */
-void flush_tlb_page(struct vm_area_struct *vma, unsigned long address);
 /* Write-protect page in every shared mapping; true if a PTE was dirty.
  * Page locked. */
 bool page_mkclean(struct page *page);

@@ -14,6 +14,7 @@
  * with interrupts off, and user copies are made outside it, a chunk at a
  * time.
  */
+#include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <kernel/console.h>
 #include <kernel/errno.h>
@@ -56,12 +57,36 @@ void register_console(struct console *con)
 	*p = con;
 }
 
+/*
+ * One writer at a time (printk, the tty, its echo from the interrupt
+ * handler, on any CPU): lines do not interleave mid-way, and the VGA
+ * console's cursor is not moved by two at once. While an oops is being
+ * told, a holder that will never let go (the CPU that faulted in a
+ * write, or one stopped by the panic) is waited for only a while.
+ */
+static DEFINE_SPINLOCK(console_lock);
+
+static bool console_lock_or_bust(void)
+{
+	for (long spins = 0; !spin_trylock(&console_lock); spins++) {
+		if ((oops_in_progress || in_panic) && spins > 10000000)
+			return false;
+		cpu_relax();
+	}
+	return true;
+}
+
 void console_write(const char *s, size_t len)
 {
 	struct console *c;
+	unsigned long flags = local_irq_save();
+	bool locked = console_lock_or_bust();
 
 	for (c = consoles; c; c = c->next)
 		c->write(s, len);
+	if (locked)
+		spin_unlock(&console_lock);
+	local_irq_restore(flags);
 }
 
 static char log_byte(u64 seq)
@@ -155,6 +180,7 @@ int vprintk(const char *fmt, va_list ap)
 	 * hold (it is held with interrupts off, as in a panic): with
 	 * interrupts off the next tick wakes the reader instead.
 	 */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);	/* the line, then the test */
 	if (!list_empty(&log_wait.head)) {
 		if (flags & X86_EFLAGS_IF)
 			wake_up(&log_wait);

@@ -1,30 +1,40 @@
 /*
  * kernel/sched/core.c: choosing who runs.
  *
- * Round robin: runnable tasks wait on run_queue in FIFO order; the timer
- * tick gives each a slice of one tick before need_resched is set. The idle
- * task (init_task, pid 0) runs only when the queue is empty and halts until
- * the next interrupt. need_resched is acted on when a task returns to user
+ * Round robin: runnable tasks wait on run_queue in FIFO order, one queue
+ * for all CPUs; each CPU's tick gives its task a slice of one tick before
+ * need_resched is set. Each CPU has an idle task (pid 0: init_task on the
+ * boot CPU, fork_idle's on the others) that runs only when the queue is
+ * empty and halts until an interrupt; a CPU that queues a task wakes a
+ * halted one with a reschedule IPI. need_resched is acted on when a task returns to user
  * mode (exit_to_user_mode) or sleeps, and with preempt=full also in the
  * kernel, wherever <kernel/preempt.h> allows it: a preempted task goes to
  * the back of the queue whatever its state says, since it may have set
  * TASK_INTERRUPTIBLE and not yet reached its own schedule() call.
  *
- * Locking: rq_lock with interrupts off guards run_queue and task states,
- * since interrupt handlers wake tasks.
+ * Locking: rq_lock with interrupts off guards run_queue, task states and
+ * on_cpu, since interrupt handlers wake tasks. It is held across the
+ * switch itself and released by the task switched to (schedule_tail*):
+ * until then the task switched from is still on its stack, and no other
+ * CPU may pick it from the queue, which needs the lock. on_cpu says the
+ * same to those who do not take the lock: a reaper frees a task's stack
+ * only once on_cpu is 0 (wait_task_inactive).
  */
 #include <kernel/sched.h>
 #include <kernel/percpu.h>
+#include <kernel/smp.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <kernel/errno.h>
 #include <kernel/param.h>
 #include <kernel/string.h>
 #include <kernel/uaccess.h>
+#include <asm/apic.h>
 #include <asm/desc.h>
 #include <asm/processor.h>
 #include <mm/mm.h>
 #include <mm/mm_types.h>
+#include <mm/kstack.h>
 #include <mm/mmap.h>
 
 extern char boot_stack[];
@@ -42,6 +52,7 @@ static struct signal_struct init_signals = {
 
 struct task_struct init_task = {
 	.state = TASK_RUNNING,
+	.on_cpu = 1,
 	.pid = 0,
 	.comm = "swapper",
 	.group_leader = &init_task,
@@ -62,6 +73,7 @@ struct percpu cpu_data[NR_CPUS] = {
 
 static LIST_HEAD(run_queue);
 static DEFINE_SPINLOCK(rq_lock);
+DEFINE_SPINLOCK(tasklist_lock);
 static struct fpu_state fpu_init_state;
 
 /* Enable SSE for user programs and record a clean FPU state for new ones. */
@@ -134,11 +146,31 @@ void sched_init(void)
 	boot_cpu.kernel_sp = (unsigned long)boot_stack + THREAD_SIZE;
 }
 
+/* Wake one halted CPU to take the task just queued (rq_lock held). The
+ * idling flag is set before the CPU looks at the queue, and read here
+ * after the task is on it: one of the two sees the other. The kicker
+ * clears it, so the next task queued wakes another CPU. */
+static void kick_idle_cpu(void)
+{
+	int cpu, me = smp_processor_id();
+
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	for_each_online_cpu(cpu)
+		if (cpu != me && cpu_data[cpu].idling &&
+		    __atomic_exchange_n(&cpu_data[cpu].idling, false,
+					__ATOMIC_SEQ_CST)) {
+			smp_send_reschedule(cpu);
+			return;
+		}
+}
+
 /* Called with rq_lock held. */
 static void enqueue(struct task_struct *t)
 {
-	if (list_empty(&t->run_list))
+	if (list_empty(&t->run_list)) {
 		list_add_tail(&t->run_list, &run_queue);
+		kick_idle_cpu();
+	}
 }
 
 void wake_up_process(struct task_struct *t)
@@ -146,14 +178,22 @@ void wake_up_process(struct task_struct *t)
 	unsigned long flags;
 
 	spin_lock_irqsave(&rq_lock, flags);
-	if (t->state != TASK_RUNNING || t == &init_task) {
-		if (t->state == TASK_INTERRUPTIBLE ||
-		    t->state == TASK_UNINTERRUPTIBLE)
-			t->state = TASK_RUNNING;
-	}
-	if (t->state == TASK_RUNNING && t != &init_task && t != current)
+	if (t->state == TASK_INTERRUPTIBLE || t->state == TASK_UNINTERRUPTIBLE)
+		t->state = TASK_RUNNING;
+	/* One on a CPU (maybe between setting its state and schedule())
+	 * is not queued: its own schedule() sees it running and keeps it. */
+	if (t->state == TASK_RUNNING && !is_idle_task(t) && !t->on_cpu)
 		enqueue(t);
 	spin_unlock_irqrestore(&rq_lock, flags);
+}
+
+/* Wait until t is off every CPU (Linux's wait_task_inactive): a zombie
+ * may still be on its way through its last schedule() on another CPU
+ * when its parent reaps it. */
+void wait_task_inactive(struct task_struct *t)
+{
+	while (__atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE))
+		cpu_relax();
 }
 
 static struct task_struct *pick_next_task(void)
@@ -161,7 +201,7 @@ static struct task_struct *pick_next_task(void)
 	struct task_struct *next;
 
 	if (list_empty(&run_queue))
-		return &init_task;
+		return this_cpu()->idle;
 	next = list_first_entry(&run_queue, struct task_struct, run_list);
 	list_del_init(&next->run_list);
 	return next;
@@ -202,7 +242,7 @@ static void __sched __schedule(bool preempt)
 		schedule_bug();
 	spin_lock_irqsave(&rq_lock, flags);
 	set_need_resched(false);
-	if ((preempt || prev->state == TASK_RUNNING) && prev != &init_task)
+	if ((preempt || prev->state == TASK_RUNNING) && !is_idle_task(prev))
 		enqueue(prev);
 	next = pick_next_task();
 	if (next == prev) {
@@ -216,7 +256,10 @@ static void __sched __schedule(bool preempt)
 		prev->nivcsw++;
 	switch_mm(prev, next);
 	switch_fpu_and_stack(prev, next);
+	next->on_cpu = 1;
+	next->cpu = smp_processor_id();
 	this_cpu()->current_task = next;
+	this_cpu()->prev_task = prev;	/* its on_cpu ends in schedule_tail */
 	__switch_to_asm(&prev->thread_sp, next->thread_sp);
 	/* Back on prev's stack, some time later. */
 	schedule_tail_locked();
@@ -301,12 +344,15 @@ void __sched cond_resched(void)
 		__schedule(true);
 }
 
-/* After a switch, with rq_lock held: free a task that exited. */
+/* After a switch, on the new task's stack, with rq_lock held: the task
+ * switched from is off this CPU now; free it if it exited. */
 void schedule_tail_locked(void)
 {
-	struct task_struct *dead = this_cpu()->dead_task;
+	struct percpu *cpu = this_cpu();
+	struct task_struct *dead = cpu->dead_task;
 
-	this_cpu()->dead_task = NULL;
+	__atomic_store_n(&cpu->prev_task->on_cpu, 0, __ATOMIC_RELEASE);
+	cpu->dead_task = NULL;
 	if (dead)
 		release_task_stack(dead);
 }
@@ -326,7 +372,7 @@ void schedule_tail(void)
 __noreturn void schedule_dead(void)
 {
 	local_irq_disable();
-	preempt_enable_no_resched();	/* do_exit's tasklist lock */
+	spin_unlock_no_resched(&tasklist_lock);	/* do_exit's */
 	/* A zombie's task_struct stays for wait4; a self-reaped one goes. */
 	if (current->exit_state == EXIT_DEAD)
 		this_cpu()->dead_task = current;
@@ -340,31 +386,35 @@ void scheduler_tick(void)
 	struct task_struct *t = current;
 
 	t->utime_ticks++;
-	if (!list_empty(&run_queue) || t == &init_task)
+	if (!list_empty(&run_queue) || is_idle_task(t))
 		set_need_resched(true);
-}
-
-/*
- * Another CPU is up (start_secondary): until the scheduler runs tasks on
- * several CPUs it halts here, with interrupts off, for good.
- */
-__noreturn void smp_cpu_ready(void)
-{
-	for (;;)
-		__asm__ volatile("cli; hlt" ::: "memory");
 }
 
 /* pid 0: run whatever is runnable, else halt until an interrupt. */
 __noreturn void cpu_idle(void)
 {
+	struct percpu *cpu = this_cpu();
+
 	for (;;) {
+		kstack_purge();	/* stacks of tasks that exited */
 		local_irq_disable();
-		if (list_empty(&run_queue)) {
+		cpu->idling = true;
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);	/* kick_idle_cpu */
+		if (list_empty(&run_queue) && !need_resched()) {
 			/* sti; hlt is atomic: no wake-up slips in between */
 			__asm__ volatile("sti; hlt" ::: "memory");
+			cpu->idling = false;
 			continue;
 		}
+		cpu->idling = false;
 		local_irq_enable();
 		schedule();
 	}
+}
+
+/* Another CPU is up (start_secondary): its tick, then its idle loop. */
+__noreturn void smp_cpu_ready(void)
+{
+	lapic_timer_start();
+	cpu_idle();
 }

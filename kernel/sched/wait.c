@@ -63,24 +63,30 @@ void remove_wait_queue(wait_queue_head_t *wq, struct wait_queue_entry *w)
 }
 
 /* A wake function may unlink its own entry: walk with a lookahead. */
-void wake_up(wait_queue_head_t *wq)
+void __wake_up_locked(wait_queue_head_t *wq)
 {
 	struct wait_queue_entry *w, *next;
-	unsigned long flags;
 
-	spin_lock_irqsave(&wq->lock, flags);
 	list_for_each_entry_safe(w, next, &wq->head, entry) {
 		if (w->func)
 			w->func(w);
 		else
 			wake_up_process(w->task);
 	}
+}
+
+void wake_up(wait_queue_head_t *wq)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	__wake_up_locked(wq);
 	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
 int woken_wake_function(struct wait_queue_entry *w)
 {
-	w->flags |= WQ_FLAG_WOKEN;
+	__atomic_or_fetch(&w->flags, WQ_FLAG_WOKEN, __ATOMIC_SEQ_CST);
 	wake_up_process(w->task);
 	return 1;
 }
@@ -94,26 +100,24 @@ void init_wait_woken(struct wait_queue_entry *w)
 }
 
 /*
- * Interrupts stay off from the test of WQ_FLAG_WOKEN until the task is
- * asleep: schedule_timeout_interruptible() sets the task's state itself
- * (we set it too, in case it ever stops doing so), so a wake-up from an
- * interrupt in between would otherwise be undone. Other tasks cannot run
- * in between either: with interrupts off there is no preemption.
+ * The state is set before WQ_FLAG_WOKEN is tested, and nothing sets it
+ * again before the switch (schedule_timeout leaves it as it is): a waker
+ * on any CPU, or in an interrupt, sets the flag and then wakes us, so
+ * either we see the flag, or its wake-up finds us about to sleep and
+ * makes us runnable, and schedule() returns at once.
  */
 long __sched wait_woken(struct wait_queue_entry *w, long timeout)
 {
-	unsigned long flags = local_irq_save();
-
-	if (!(w->flags & WQ_FLAG_WOKEN) && !signal_pending(current)) {
-		current->state = TASK_INTERRUPTIBLE;
+	set_current_state(TASK_INTERRUPTIBLE);
+	if (!(READ_ONCE(w->flags) & WQ_FLAG_WOKEN) &&
+	    !signal_pending(current)) {
 		if (timeout == MAX_SCHEDULE_TIMEOUT)
 			schedule();
 		else if (timeout > 0)
-			timeout = schedule_timeout_interruptible(timeout);
+			timeout = schedule_timeout(timeout);
 	}
 	current->state = TASK_RUNNING;
-	w->flags &= ~WQ_FLAG_WOKEN;
-	local_irq_restore(flags);
+	__atomic_and_fetch(&w->flags, ~WQ_FLAG_WOKEN, __ATOMIC_SEQ_CST);
 	return timeout;
 }
 

@@ -40,13 +40,19 @@ void run_timers(void)
  */
 int __sched schedule_hrtimeout(u64 expires)
 {
+	set_current_state(TASK_INTERRUPTIBLE);
+	return __schedule_hrtimeout(expires);
+}
+
+/* The caller set its state (and tested what it waits for after that). */
+int __sched __schedule_hrtimeout(u64 expires)
+{
 	struct sleeper s = { current, expires };
 	unsigned long flags;
 
 	spin_lock_irqsave(&timer_lock, flags);
 	list_add(&s.list, &sleepers);
 	spin_unlock_irqrestore(&timer_lock, flags);
-	current->state = TASK_INTERRUPTIBLE;
 	if (ktime_get_ns() < expires && !signal_pending(current))
 		schedule();
 	current->state = TASK_RUNNING;
@@ -58,12 +64,18 @@ int __sched schedule_hrtimeout(u64 expires)
 
 u64 __sched schedule_timeout_interruptible(u64 ticks)
 {
+	set_current_state(TASK_INTERRUPTIBLE);
+	return schedule_timeout(ticks);
+}
+
+u64 __sched schedule_timeout(u64 ticks)
+{
 	u64 now = ktime_get_ns(), expires = U64_MAX;
 
 	if (ticks < (U64_MAX - now) / TICK_NSEC)
 		expires = now + ticks * TICK_NSEC;	/* else: forever */
 
-	if (!schedule_hrtimeout(expires))
+	if (!__schedule_hrtimeout(expires))
 		return 0;
 	now = ktime_get_ns();
 	return now < expires ? DIV_ROUND_UP(expires - now, TICK_NSEC) : 0;

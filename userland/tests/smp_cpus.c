@@ -1,5 +1,6 @@
 /*
- * smp_cpus N: the machine has N CPUs, and they all run programs.
+ * smp_cpus [N [-p]]: the machine has N CPUs (default: those
+ * sched_getaffinity allows), and they all run programs.
  *
  * - /proc/cpuinfo has N paragraphs, "processor : 0" to N-1, each with its
  *   own APIC ID;
@@ -102,9 +103,19 @@ static void check_placement(int want)
 	       want, want);
 }
 
+/* The CPUs we may run on, when not told how many to expect. */
+static int affinity_cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	return CPU_COUNT(&set);
+}
+
 int main(int argc, char **argv)
 {
-	int want = argc > 1 ? atoi(argv[1]) : 0;
+	int want = argc > 1 ? atoi(argv[1]) : affinity_cpus();
 	int place = argc > 2 && !strcmp(argv[2], "-p");
 
 	if (want < 1 || want > MAX_CPUS) {

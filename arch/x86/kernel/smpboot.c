@@ -2,9 +2,10 @@
  * arch/x86/kernel/smpboot.c: starting the other CPUs.
  *
  * Roadmap:
- *   smp_init          boot CPU: the CPUs the ACPI MADT lists, its own
- *                     local APIC, the trampoline page and its page table,
- *                     then each other CPU in turn (do_boot_cpu)
+ *   smp_prepare_boot_cpu  the CPUs the ACPI MADT lists, the boot CPU's
+ *                     local APIC and the APIC timer's rate
+ *   smp_init          the trampoline page and its page table, then each
+ *                     other CPU in turn (do_boot_cpu)
  *   do_boot_cpu       an idle task, IST stacks, the trampoline's
  *                     parameters; INIT, then STARTUP twice (the MP
  *                     specification's sequence); wait for it to say so
@@ -143,20 +144,37 @@ static bool do_boot_cpu(int cpu, u32 apic_id)
 	return true;
 }
 
-void smp_init(void)
-{
-	u32 ids[NR_CPUS];
-	int n = acpi_find_cpus(ids, NR_CPUS), cpu = 1;
+static u32 cpu_apic_ids[NR_CPUS];
+static int nr_cpus_found;
 
-	if (!lapic_map())
+/* start_kernel, on the boot CPU: its local APIC, and the CPUs there are. */
+void smp_prepare_boot_cpu(void)
+{
+	nr_cpus_found = acpi_find_cpus(cpu_apic_ids, NR_CPUS);
+	if (!lapic_map()) {
+		nr_cpus_found = 0;
 		return;
+	}
 	boot_cpu.apic_id = lapic_id();
 	lapic_setup();
+	if (nr_cpus_found > 1 && max_cpus > 1)
+		lapic_timer_calibrate();
+}
+
+/*
+ * From pid 1, once the initcalls and self-tests are done (Linux starts
+ * them before: here drivers set up, and the self-tests that count on
+ * one CPU run, as before SMP).
+ */
+void smp_init(void)
+{
+	int n = nr_cpus_found, cpu = 1;
+	u32 *ids = cpu_apic_ids;
+
 	if (n <= 1 || max_cpus == 1) {
 		pr_info("smp: one CPU\n");
 		return;
 	}
-	lapic_timer_calibrate();
 	if (!trampoline_tables()) {
 		pr_err("smp: no memory for the trampoline; one CPU\n");
 		return;

@@ -13,6 +13,7 @@
 /* Vectors above the PIC's, highest priority last as Linux orders them. */
 #define LOCAL_TIMER_VECTOR 0xec
 #define CALL_FUNCTION_VECTOR 0xfb	/* TLB flushes */
+#define PARK_VECTOR 0xfc	/* smp_park_others */
 #define RESCHEDULE_VECTOR 0xfd
 #define STOP_VECTOR 0xfe
 #define SPURIOUS_APIC_VECTOR 0xff

@@ -1,0 +1,191 @@
+/*
+ * arch/x86/mm/tlb.c: flushing translations on every CPU that may hold them.
+ *
+ * Each mm keeps the set of CPUs that have its page table loaded
+ * (mm->cpu_mask, kept by switch_mm_cpu: a CPU joins before it loads CR3
+ * and leaves after it loaded another, so the set is never short). A flush
+ * of mm's range is done here with invlpg, and on every other CPU in the
+ * set by a shoot-down: the request goes in flush_req, the CPUs in
+ * flush_pending, an IPI to each; each does the flush in its handler and
+ * clears its bit; the sender waits for none left. One request at a time
+ * (flush_lock). Kernel ranges (a freed kernel stack) go to every CPU.
+ *
+ * Why waiting cannot deadlock: the sender waits with interrupts on
+ * (checked), so a CPU that sends while another's request is out takes
+ * that IPI while it spins on flush_lock; a CPU that never turns
+ * interrupts on for that long would be a bug in itself.
+ */
+#include <asm/apic.h>
+#include <asm/processor.h>
+#include <asm/tlbflush.h>
+#include <kernel/panic.h>
+#include <kernel/printk.h>
+#include <kernel/sched.h>
+#include <kernel/smp.h>
+#include <kernel/spinlock.h>
+#include <kernel/time.h>
+#include <mm/mm_types.h>
+#include <mm/pgtable.h>
+
+#define FLUSH_ALL_THRESHOLD 64	/* pages: past this, reload CR3 */
+
+struct flush_request {
+	struct mm_struct *mm;	/* NULL: a kernel range */
+	unsigned long start, end;	/* end 0: the whole mm, or everything */
+};
+
+static DEFINE_SPINLOCK(flush_lock);
+static struct flush_request flush_req;
+static volatile cpumask_t flush_pending;
+
+/* The mm whose tables this CPU has loaded (NULL: the kernel's). */
+static struct mm_struct *loaded_mm[NR_CPUS];
+
+static void local_flush(const struct flush_request *r)
+{
+	/* Kernel pages are global (CR4.PGE): a CR3 reload keeps them, a
+	 * toggle of PGE drops them too. */
+	if (!r->mm && !r->end) {
+		unsigned long cr4 = read_cr4();
+
+		write_cr4(cr4 & ~X86_CR4_PGE);
+		write_cr4(cr4);
+		return;
+	}
+	if (r->mm && (!r->end || r->end - r->start >
+				 FLUSH_ALL_THRESHOLD * PAGE_SIZE)) {
+		write_cr3(read_cr3());
+		return;
+	}
+	for (unsigned long a = r->start; a < r->end; a += PAGE_SIZE)
+		invlpg(a);
+}
+
+/* From the IPI: do our part of the request out, if it is ours. */
+void flush_tlb_ipi(void)
+{
+	int cpu = smp_processor_id();
+	cpumask_t bit = 1UL << cpu;
+
+	if (!(flush_pending & bit))
+		return;
+	if (!flush_req.mm || loaded_mm[cpu] == flush_req.mm)
+		local_flush(&flush_req);
+	__atomic_and_fetch(&flush_pending, ~bit, __ATOMIC_SEQ_CST);
+}
+
+static __cold __noreturn void flush_irqs_off_bug(void)
+{
+	panic("BUG: TLB shoot-down with interrupts off: another CPU waiting "
+	      "for ours would wait forever (was a spinlock taken with "
+	      "spin_lock_irqsave around this PTE change?)");
+}
+
+static void flush_others(cpumask_t mask, const struct flush_request *r)
+{
+	bool late = false;
+	u64 start;
+	int cpu;
+
+	if (irqs_disabled())
+		flush_irqs_off_bug();
+	spin_lock(&flush_lock);
+	flush_req = *r;
+	__atomic_store_n(&flush_pending, mask, __ATOMIC_SEQ_CST);
+	for_each_online_cpu(cpu)
+		if (mask & (1UL << cpu))
+			lapic_send_ipi(cpu_data[cpu].apic_id,
+				       CALL_FUNCTION_VECTOR);
+	start = ktime_get_ns();
+	while (__atomic_load_n(&flush_pending, __ATOMIC_ACQUIRE)) {
+		if (!late && ktime_get_ns() - start > NSEC_PER_SEC) {
+			pr_err("tlb: a shoot-down has waited a second for "
+			       "CPUs %#lx\n", flush_pending);
+			late = true;	/* said once; keep waiting */
+		}
+		cpu_relax();
+	}
+	spin_unlock(&flush_lock);
+}
+
+void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start,
+			   unsigned long end)
+{
+	struct flush_request r = { mm, start, end };
+	cpumask_t others;
+
+	preempt_disable();	/* "this CPU" stays this CPU */
+	if (loaded_mm[smp_processor_id()] == mm)
+		local_flush(&r);
+	/* The PTE change before the read of the set (a CPU joining after
+	 * this loads CR3 after the change, and caches only the new PTE). */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	others = mm->cpu_mask & ~(1UL << smp_processor_id());
+	if (others)
+		flush_others(others, &r);
+	preempt_enable();
+}
+
+void flush_tlb_page(struct vm_area_struct *vma, unsigned long address)
+{
+	flush_tlb_mm_range(vma->vm_mm, address, address + PAGE_SIZE);
+}
+
+void flush_tlb_range(struct vm_area_struct *vma, unsigned long start,
+		     unsigned long end)
+{
+	flush_tlb_mm_range(vma->vm_mm, start, end);
+}
+
+void flush_tlb_mm(struct mm_struct *mm)
+{
+	flush_tlb_mm_range(mm, 0, 0);
+}
+
+static void flush_kernel(unsigned long start, unsigned long end)
+{
+	struct flush_request r = { NULL, start, end };
+	cpumask_t others;
+
+	preempt_disable();
+	local_flush(&r);
+	others = cpu_online_mask & ~(1UL << smp_processor_id());
+	if (others)
+		flush_others(others, &r);
+	preempt_enable();
+}
+
+void flush_tlb_kernel_range(unsigned long start, unsigned long end)
+{
+	flush_kernel(start, end);
+}
+
+void flush_tlb_kernel_all(void)
+{
+	flush_kernel(0, 0);
+}
+
+/*
+ * Load mm's page table here (NULL: the kernel's alone). The CPU joins
+ * mm's set before it can cache a translation, and leaves the old mm's
+ * only after CR3 no longer points at it.
+ */
+void switch_to_mm(struct mm_struct *mm)
+{
+	int cpu;
+	struct mm_struct *prev;
+	unsigned long pa = virt_to_phys(mm ? mm->pgd : init_pgd);
+
+	preempt_disable();
+	cpu = smp_processor_id();
+	prev = loaded_mm[cpu];
+	if (mm)
+		__atomic_or_fetch(&mm->cpu_mask, 1UL << cpu, __ATOMIC_SEQ_CST);
+	loaded_mm[cpu] = mm;
+	if (read_cr3() != pa)
+		write_cr3(pa);
+	if (prev && prev != mm)
+		__atomic_and_fetch(&prev->cpu_mask, ~(1UL << cpu),
+				   __ATOMIC_SEQ_CST);
+	preempt_enable_no_resched();
+}
