@@ -48,6 +48,9 @@ static unsigned long slot_used[KSTACK_SLOTS / (8 * sizeof(long))];
 static unsigned long slot_lazy[KSTACK_SLOTS / (8 * sizeof(long))];
 static int nr_lazy;
 static DEFINE_SPINLOCK(kstack_lock);
+/* One purge at a time, and none half done (its pages unmapped but not
+ * yet free) while the page audit counts: kstack_purge_hold. */
+static DEFINE_SPINLOCK(purge_lock);
 
 static long take_slot(void)
 {
@@ -129,8 +132,7 @@ static int take_lazy(long *slots)
 	return n;
 }
 
-/* Free the stacks freed lazily. Interrupts on: it waits for other CPUs. */
-void kstack_purge(void)
+static void __kstack_purge(void)
 {
 	struct page *pages[PURGE_BATCH * KSTACK_PAGES];
 	long slots[PURGE_BATCH];
@@ -145,6 +147,28 @@ void kstack_purge(void)
 		for (int i = 0; i < n; i++)
 			put_slot(slots[i]);
 	}
+}
+
+/* Free the stacks freed lazily. Interrupts on: it waits for other CPUs. */
+void kstack_purge(void)
+{
+	if (!READ_ONCE(nr_lazy))
+		return;
+	spin_lock(&purge_lock);
+	__kstack_purge();
+	spin_unlock(&purge_lock);
+}
+
+/* Purge, and let no purge start until kstack_purge_release. */
+void kstack_purge_hold(void)
+{
+	spin_lock(&purge_lock);
+	__kstack_purge();
+}
+
+void kstack_purge_release(void)
+{
+	spin_unlock(&purge_lock);
 }
 
 /* Every page table of the region, once (a 2 MiB table covers 64 slots). */

@@ -97,12 +97,13 @@ static int pagecheck_show(struct seq_file *m, void *data)
 	struct page_audit a = { 0 };
 	unsigned long flags;
 
-	kstack_purge();	/* exited tasks' stacks, freed lazily (SMP) */
+	kstack_purge_hold();	/* exited tasks' stacks, freed lazily (SMP) */
 	flags = smp_park_others();
 
 	audit_ptes(&a);
 	audit_pages(&a);
 	smp_unpark_others(flags);
+	kstack_purge_release();
 	seq_printf(m, "user_ptes %lu\npage_maps %lu\nfree %lu\npagecache %lu\n"
 		   "slab %lu\nmapped %lu\nother %lu\n", a.user_ptes,
 		   a.page_maps, a.free, a.pagecache, a.slab, a.mapped, a.other);

@@ -79,6 +79,9 @@ struct tty_struct {
 	unsigned int eof_mark[MAX_EOF_MARKS];
 	unsigned int nr_eof;
 	wait_queue_head_t read_wait;
+	/* One write(2) at a time goes out whole (Linux's atomic_write_lock):
+	 * two processes' lines do not interleave. */
+	struct mutex write_lock;
 	bool registered;
 };
 
@@ -338,19 +341,25 @@ out:
 
 static ssize_t tty_write(struct file *file, struct iov_iter *from, loff_t *pos)
 {
+	struct tty_struct *tty = &console_tty;
 	ssize_t done = 0;
 	char chunk[256];
 
+	if (mutex_lock_interruptible(&tty->write_lock))
+		return -ERESTARTSYS;
 	while (iov_iter_count(from)) {
 		size_t n = copy_from_iter(chunk, sizeof(chunk), from);
 
-		if (!n)
-			return done ? done : -EFAULT;
+		if (!n) {
+			done = done ? done : -EFAULT;
+			break;
+		}
 		/* console_write turns \n into \r\n on the serial line, which
 		 * is OPOST|ONLCR; raw output (OPOST off) is not offered. */
 		console_write(chunk, n);
 		done += n;
 	}
+	mutex_unlock(&tty->write_lock);
 	return done;
 }
 
@@ -556,6 +565,7 @@ void tty_init(void)
 
 	spin_lock_init(&tty->lock);
 	init_waitqueue_head(&tty->read_wait);
+	mutex_init(&tty->write_lock);
 	serial_raw_init();
 	err = register_chrdev(TTYAUX_MAJOR, "tty", &tty_fops);
 	if (!err)

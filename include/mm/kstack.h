@@ -13,6 +13,10 @@ void *alloc_kernel_stack(void);
 void free_kernel_stack(void *stack);	/* maybe lazily: see below */
 /* Free the stacks freed lazily (several CPUs). Interrupts on. */
 void kstack_purge(void);
+/* The same, then no purge (unmapped pages not yet freed) until release:
+ * for the page audit, which must not count a purge half done. */
+void kstack_purge_hold(void);
+void kstack_purge_release(void);
 /* Is addr in the guard below some kernel stack? (The double-fault
  * handler asks, to say "stack overflow".) */
 bool in_kstack_guard(unsigned long addr);
