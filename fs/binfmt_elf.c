@@ -26,6 +26,7 @@
 #include <fs/file.h>
 #include <fs/fs.h>
 #include <mm/mmap.h>
+#include <mm/mmap_lock.h>
 #include <mm/slab.h>
 
 #define ELF_ET_DYN_BASE 0x400000UL	/* where a PIE is placed (no ASLR) */
@@ -139,27 +140,31 @@ static void note_segment(struct mm_struct *mm, const Elf64_Phdr *ph,
 /*
  * Map every PT_LOAD of an image at bias; the highest address it uses.
  * (note: the program's own segments also set start_code and friends.)
+ * Under mm's mmap_lock for write, as Linux's vm_mmap takes it: nobody
+ * else knows the new mm yet, but the VMA helpers assert it. Only the
+ * mapping is under it; reading the file's headers (which may take
+ * locks that come before mmap_lock) is not.
  */
 static long elf_map_image(struct mm_struct *mm, struct file *file,
 			  const Elf64_Ehdr *eh, const Elf64_Phdr *phdrs,
 			  unsigned long bias, bool note)
 {
 	unsigned long end = 0;
+	int err = 0;
 
-	for (int i = 0; i < eh->e_phnum; i++) {
+	mmap_write_lock(mm);
+	for (int i = 0; i < eh->e_phnum && !err; i++) {
 		const Elf64_Phdr *ph = &phdrs[i];
-		int err;
 
 		if (ph->p_type != PT_LOAD)
 			continue;
 		err = elf_map_segment(mm, file, ph, bias);
-		if (err)
-			return err;
-		if (note)
+		if (!err && note)
 			note_segment(mm, ph, bias);
 		end = max(end, ph->p_vaddr + bias + ph->p_memsz);
 	}
-	return end;
+	mmap_write_unlock(mm);
+	return err ? err : (long)end;
 }
 
 /* The PT_INTERP's file, opened; NULL for a static program. */

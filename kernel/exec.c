@@ -22,6 +22,7 @@
 #include <kernel/binfmts.h>
 #include <mm/gfp.h>
 #include <mm/mmap.h>
+#include <mm/mmap_lock.h>
 #include <mm/slab.h>
 #include <asm/desc.h>
 #include <asm/processor.h>
@@ -74,7 +75,10 @@ static int copy_strings(struct linux_binprm *bprm,
  */
 void *get_arg_page(struct vm_area_struct *vma, unsigned long a)
 {
-	pte_t *pte = lookup_pte(vma->vm_mm->pgd, a & PAGE_MASK, false);
+	pte_t *pte;
+
+	mmap_assert_locked(vma->vm_mm);	/* the new mm's */
+	pte = lookup_pte(vma->vm_mm->pgd, a & PAGE_MASK, false);
 
 	if (!pte || !(*pte & _PAGE_PRESENT)) {
 		if (handle_mm_fault(vma, a, FAULT_FLAG_WRITE) & VM_FAULT_ERROR)
@@ -328,7 +332,9 @@ static void commit_exec(struct linux_binprm *bprm, struct pt_regs *regs,
 			name = p + 1;
 
 	exec_mm_release(t);	/* CLONE_CHILD_CLEARTID, a vfork parent */
+	lock_tasklist();	/* get_task_mm sees the old mm or the new */
 	t->mm = bprm->mm;
+	unlock_tasklist();
 	bprm->mm = NULL;
 	switch_to_mm(t->mm);
 	if (old)
@@ -399,8 +405,13 @@ static int __do_execve(struct linux_binprm *bprm_in,
 	 * bprm.file only borrows it. */
 	set_mm_exe_file(bprm.mm, bprm.file);
 	err = load_elf_binary(&bprm);
-	if (!err)
+	if (!err) {
+		/* The new mm is nobody else's yet; the lock is for the
+		 * assertions of vma_create and handle_mm_fault. */
+		mmap_write_lock(bprm.mm);
 		err = setup_stack(&bprm);
+		mmap_write_unlock(bprm.mm);
+	}
 	/* Our own copies of what we may share with another process, so
 	 * that closing close-on-exec files and resetting handlers touch
 	 * only us. */

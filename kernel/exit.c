@@ -66,7 +66,9 @@ static void exit_mm(struct task_struct *t)
 
 	if (!mm)
 		return;
+	lock_tasklist();	/* get_task_mm pins it first, or sees NULL */
 	t->mm = NULL;
+	unlock_tasklist();
 	switch_to_mm(NULL);	/* off the tables we are about to free */
 	mmput(mm);
 }

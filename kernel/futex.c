@@ -29,6 +29,7 @@
 #include <kernel/uaccess.h>
 #include <fs/fs.h>
 #include <mm/mmap.h>
+#include <mm/mmap_lock.h>
 
 #define FUTEX_WAIT 0
 #define FUTEX_WAKE 1
@@ -96,14 +97,19 @@ static int get_futex_key(u32 __user *uaddr, bool shared, struct futex_key *key)
 	key->word = address & PAGE_MASK;
 	if (!shared)
 		return 0;
+	mmap_read_lock(mm);
 	vma = find_vma(mm, address);
-	if (!vma || vma->vm_start > address)
+	if (!vma || vma->vm_start > address) {
+		mmap_read_unlock(mm);
 		return -EFAULT;
+	}
 	if ((vma->vm_flags & VM_SHARED) && vma->vm_file) {
 		key->ptr = vma->vm_file->f_inode->i_mapping;
 		key->word = vma->vm_pgoff +
 			    ((address - vma->vm_start) >> PAGE_SHIFT);
 	}
+	mmap_read_unlock(mm);	/* before the futex word is read: it may
+				 * fault, which takes mmap_lock again */
 	return 0;
 }
 

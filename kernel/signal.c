@@ -36,6 +36,7 @@
 #include <fs/dcache.h>
 #include <fs/fs.h>
 #include <mm/mmap.h>
+#include <mm/mmap_lock.h>
 
 #define UNBLOCKABLE (sigmask(SIGKILL) | sigmask(SIGSTOP))
 #define VECTOR_SYSCALL 256
@@ -633,19 +634,25 @@ static void do_signal_stop(int sig)
 }
 
 /* The file (and offset in it) that user address addr maps, as Linux's
- * "in libc.so.6[7f..+1c000]": where to look for the faulting code. */
+ * "in libc.so.6[7f..+1c000]": where to look for the faulting code. Only
+ * if mmap_lock is free at once, as Linux's print_vma_addr: a log line is
+ * not worth a wait (or a deadlock, if we came here holding it). */
 static void print_vma_addr(char *buf, size_t len, unsigned long addr)
 {
-	struct vm_area_struct *vma = current->mm ? find_vma(current->mm, addr)
-						 : NULL;
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
 	const char *name;
 
 	buf[0] = 0;
-	if (!vma || vma->vm_start > addr || !vma->vm_file)
+	if (!mm || !mmap_read_trylock(mm))
 		return;
-	name = (const char *)vma->vm_file->f_dentry->d_name.name;
-	snprintf(buf, len, " in %s+%#lx", name,
-		 addr - vma->vm_start + (vma->vm_pgoff << PAGE_SHIFT));
+	vma = find_vma(mm, addr);
+	if (vma && vma->vm_start <= addr && vma->vm_file) {
+		name = (const char *)vma->vm_file->f_dentry->d_name.name;
+		snprintf(buf, len, " in %s+%#lx", name,
+			 addr - vma->vm_start + (vma->vm_pgoff << PAGE_SHIFT));
+	}
+	mmap_read_unlock(mm);
 }
 
 /* A fatal SIGSEGV, SIGBUS, SIGILL...: the log line a student reads. */

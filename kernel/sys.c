@@ -578,24 +578,24 @@ SYSCALL_DEFINE1(sysinfo, struct sysinfo __user *, info)
 	return copy_to_user(info, &si, sizeof(si)) ? -EFAULT : 0;
 }
 
-/* Resident pages of mm: present PTEs in its VMAs. */
+/* Resident pages of mm: present PTEs in its user half. The page tables
+ * are walked, not the VMAs, so that no mmap_lock is needed: the OOM
+ * killer asks under the tasklist lock, where nothing may sleep. (Tables
+ * are freed only by the last mmput; an entry read as it changes is a
+ * count off by one, as Linux's per-mm counters may be.) */
 unsigned long get_mm_rss(struct mm_struct *mm)
 {
-	struct vm_area_struct *vma;
 	unsigned long n = 0;
 
-	list_for_each_entry(vma, &mm->mmap, vm_list) {
-		for (unsigned long a = vma->vm_start; a < vma->vm_end;
-		     a += PAGE_SIZE) {
-			pte_t *pte;
+	for (unsigned long a = 0; a < TASK_SIZE; a += PAGE_SIZE) {
+		pte_t *pte;
 
-			a = next_pte_table(mm->pgd, a, vma->vm_end);
-			if (a >= vma->vm_end)
-				break;
-			pte = lookup_pte(mm->pgd, a, false);
-			if (pte && (*pte & _PAGE_PRESENT))
-				n++;
-		}
+		a = next_pte_table(mm->pgd, a, TASK_SIZE);
+		if (a >= TASK_SIZE)
+			break;
+		pte = lookup_pte(mm->pgd, a, false);
+		if (pte && (*pte & _PAGE_PRESENT))
+			n++;
 	}
 	return n;
 }

@@ -2,7 +2,10 @@
  * mm/memory.c: page faults and page-table maintenance for user memory.
  *
  * handle_mm_fault() is called by do_page_fault() once it knows the access
- * is allowed by the VMA. It finds (allocating) the PTE and then:
+ * is allowed by the VMA, with mm->mmap_lock held for read (so the VMA
+ * stays, though other threads may fault beside it: each handler looks at
+ * the PTE again under page_table_lock before it sets it). It finds
+ * (allocating) the PTE and then:
  *   - PTE empty, anonymous VMA:  do_anonymous_page(): a zeroed page;
  *   - PTE empty, file VMA:       do_fault(): __do_fault() asks
  *                                vm_ops->fault for the page-cache page,
@@ -37,6 +40,7 @@
  */
 #include <kernel/fail_delay.h>
 #include <mm/mmap.h>
+#include <mm/mmap_lock.h>
 #include <mm/fault_around.h>
 #include <mm/filemap.h>
 #include <mm/gfp.h>
@@ -314,6 +318,28 @@ static int wp_page_shared(struct vm_area_struct *vma, pte_t *pte,
 	return ret & ~VM_FAULT_NOPAGE;
 }
 
+/* wp_page_copy (the paging lab's) runs without page_table_lock: two
+ * threads of one mm copying the same page at once, on two CPUs, would
+ * both replace the PTE and drop the old page twice. So they take turns,
+ * under anon_fault_lock, looking at the PTE again once they hold it, as
+ * anonymous_fault does. */
+static int private_wp_fault(struct vm_area_struct *vma, pte_t *pte,
+			    unsigned long address)
+{
+	struct mm_struct *mm = vma->vm_mm;
+	pte_t entry;
+	int ret = 0;
+
+	if (mm_users(mm) == 1)
+		return wp_page_copy(vma, pte, address);
+	mutex_lock(&mm->anon_fault_lock);
+	entry = READ_ONCE(*pte);
+	if ((entry & _PAGE_PRESENT) && !(entry & _PAGE_RW))
+		ret = wp_page_copy(vma, pte, address);
+	mutex_unlock(&mm->anon_fault_lock);
+	return ret;
+}
+
 static int do_wp_page(struct vm_area_struct *vma, pte_t *pte,
 		      unsigned long address)
 {
@@ -321,7 +347,7 @@ static int do_wp_page(struct vm_area_struct *vma, pte_t *pte,
 
 	if ((vma->vm_flags & VM_SHARED) && vma->vm_file)
 		return wp_page_shared(vma, pte, address);
-	ret = wp_page_copy(vma, pte, address);
+	ret = private_wp_fault(vma, pte, address);
 	/* The copy flushed this CPU's TLB; a thread of this mm on another
 	 * CPU may still read the old page through its own. (Linux flushes
 	 * before the old page can be freed, ptep_clear_flush; here the
@@ -538,7 +564,9 @@ static int do_fault(struct vm_area_struct *vma, pte_t *pte,
 }
 
 /* do_anonymous_page, kept from racing another thread of the mm (see
- * mm->anon_fault_lock): the PTE is looked at again under the lock. */
+ * mm->anon_fault_lock): the PTE is looked at again under the lock.
+ * mmap_lock, held for read, lets two threads fault at once, so it does
+ * not do this; the order is mmap_lock, then anon_fault_lock. */
 static int anonymous_fault(struct vm_area_struct *vma, pte_t *pte,
 			   unsigned long address)
 {
@@ -583,6 +611,7 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 {
 	int ret;
 
+	mmap_assert_locked(vma->vm_mm);
 	count_vm_event(PGFAULT);
 	ret = __handle_mm_fault(vma, address, flags);
 	/* Out of memory in a program's access: the biggest task dies
@@ -606,6 +635,7 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 void zap_page_range(struct vm_area_struct *vma, unsigned long start,
 		    unsigned long end)
 {
+	mmap_assert_write_locked(vma->vm_mm);
 	for (unsigned long a = start; a < end; a += PAGE_SIZE) {
 		pte_t *pte;
 
@@ -678,6 +708,7 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 {
 	bool cow = (vma->vm_flags & (VM_SHARED | VM_MAYWRITE)) == VM_MAYWRITE;
 
+	mmap_assert_write_locked(src);	/* no fault undoes the COW bits */
 	for (unsigned long a = vma->vm_start; a < vma->vm_end; a += PAGE_SIZE) {
 		pte_t *spte, *dpte;
 		struct page *page;

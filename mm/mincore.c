@@ -7,8 +7,12 @@
  * "resident", built a VMA at a time in a page-sized kernel buffer.
  * Unaligned start: EINVAL; a hole in the range: ENOMEM (after the answer
  * for the pages before it); a vector outside user space: EFAULT.
+ * Each VMA's answer is built under mmap_lock (read) and copied out after
+ * it is released, as in Linux: copy_to_user may fault, and a fault takes
+ * mmap_lock again.
  */
 #include <mm/mmap.h>
+#include <mm/mmap_lock.h>
 #include <mm/filemap.h>
 #include <kernel/errno.h>
 #include <kernel/sched.h>
@@ -36,7 +40,8 @@ static unsigned char mincore_page(struct vm_area_struct *vma,
 	return 1;
 }
 
-/* Up to pages answers for the VMA at addr: how many, or -ENOMEM. */
+/* Up to pages answers for the VMA at addr: how many, or -ENOMEM.
+ * mmap_lock held (find_vma asserts it). */
 static long do_mincore(unsigned long addr, unsigned long pages,
 		       unsigned char *vec)
 {
@@ -68,7 +73,9 @@ SYSCALL_DEFINE3(mincore, unsigned long, start, size_t, len,
 	if (!tmp)
 		return -EAGAIN;	/* Linux's answer to no buffer */
 	while (pages) {
+		mmap_read_lock(current->mm);
 		n = do_mincore(start, min(pages, PAGE_SIZE), tmp);
+		mmap_read_unlock(current->mm);
 		if (n <= 0)
 			break;
 		if (copy_to_user(vec, tmp, n)) {

@@ -31,8 +31,13 @@
  *     part a growing mremap adds.
  * fork clears VM_LOCKED in the child (locks are not inherited, as on
  * Linux): kernel/fork.c calls mm_clear_locked.
+ *
+ * mmap_lock: the flags change under it held for write; populating only
+ * faults, so the lock is downgraded to read for that, as Linux's
+ * __mm_populate takes it for read (another thread's faults go on).
  */
 #include <mm/mmap.h>
+#include <mm/mmap_lock.h>
 #include <kernel/errno.h>
 #include <kernel/resource.h>
 #include <kernel/sched.h>
@@ -65,13 +70,14 @@ static bool can_do_mlock(void)
 	return current->rlim[RLIMIT_MEMLOCK].rlim_cur || capable_ipc_lock();
 }
 
-/* Pages of VM_LOCKED VMAs of mm inside [start, end). */
+/* Pages of VM_LOCKED VMAs of mm inside [start, end). mmap_lock held. */
 static unsigned long mm_locked_pages(struct mm_struct *mm, unsigned long start,
 				     unsigned long end)
 {
 	struct vm_area_struct *vma;
 	unsigned long n = 0;
 
+	mmap_assert_locked(mm);
 	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		unsigned long s = max(vma->vm_start, start);
 		unsigned long e = min(vma->vm_end, end);
@@ -88,13 +94,16 @@ unsigned long mm_locked_vm(struct mm_struct *mm)
 	return mm_locked_pages(mm, 0, TASK_SIZE);
 }
 
-/* A new child's copy of its parent's mm: locks are not inherited. */
+/* A new child's copy of its parent's mm: locks are not inherited. (No
+ * one else knows mm yet; the lock is for form's sake, and cheap.) */
 void mm_clear_locked(struct mm_struct *mm)
 {
 	struct vm_area_struct *vma;
 
+	mmap_write_lock(mm);
 	list_for_each_entry(vma, &mm->mmap, vm_list)
 		vma->vm_flags &= ~VM_LOCKED_MASK;
+	mmap_write_unlock(mm);
 }
 
 /* Is every byte of [start, end) inside some VMA? */
@@ -115,7 +124,7 @@ static bool range_mapped(struct mm_struct *mm, unsigned long start,
 /*
  * Replace the lock flags of the VMAs in [start, end), which must all be
  * mapped, by flags (0 unlocks). The edges are split off first, so only
- * the range changes. 0 or -ENOMEM.
+ * the range changes. 0 or -ENOMEM. mmap_lock held for write.
  */
 static int apply_vma_lock_flags(struct mm_struct *mm, unsigned long start,
 				unsigned long end, unsigned long flags)
@@ -123,6 +132,7 @@ static int apply_vma_lock_flags(struct mm_struct *mm, unsigned long start,
 	struct vm_area_struct *vma;
 	int err;
 
+	mmap_assert_write_locked(mm);
 	if (!range_mapped(mm, start, end))
 		return -ENOMEM;
 	err = split_range(mm, start, end);
@@ -147,6 +157,7 @@ static bool page_ready(pte_t *pte, unsigned int flags)
  * 0, or -EFAULT / -ENOMEM as get_user_pages would. A fault that only
  * asked to be retried (truncation raced with it) is retried after
  * letting the others run, unless a signal came meanwhile (-EINTR).
+ * mmap_lock held (for read): handle_mm_fault asserts it.
  */
 static int populate_page(struct vm_area_struct *vma, unsigned long addr,
 			 unsigned int flags)
@@ -197,6 +208,7 @@ static int populate_vma(struct vm_area_struct *vma, unsigned long start,
 /*
  * Fault in the pages of [start, end) VMA by VMA (Linux's __mm_populate).
  * ignore_errors: go on with the next VMA after a failure (mlockall).
+ * mmap_lock held.
  */
 static int populate_range(struct mm_struct *mm, unsigned long start,
 			  unsigned long end, bool ignore_errors)
@@ -204,6 +216,7 @@ static int populate_range(struct mm_struct *mm, unsigned long start,
 	struct vm_area_struct *vma;
 	int err;
 
+	mmap_assert_locked(mm);
 	list_for_each_entry(vma, &mm->mmap, vm_list) {
 		if (vma->vm_end <= start)
 			continue;
@@ -229,19 +242,14 @@ static int mlock_posix_error(int err)
 	return err;
 }
 
-static long do_mlock(unsigned long start, size_t len, unsigned long flags)
+/* mlock's checks and flags, mmap_lock held for write: 0 or -errno. */
+static long mlock_range(struct mm_struct *mm, unsigned long start,
+			unsigned long end, unsigned long flags)
 {
-	struct mm_struct *mm = current->mm;
-	unsigned long end, locked;
-	int err;
+	unsigned long locked;
 
-	if (!can_do_mlock())
-		return -EPERM;
-	len = PAGE_ALIGN(len + (start & ~PAGE_MASK));
-	start &= PAGE_MASK;
-	end = start + len;
 	/* Pages locked already, inside the range, are not counted twice. */
-	locked = (len >> PAGE_SHIFT) + mm_locked_pages(mm, 0, start) +
+	locked = ((end - start) >> PAGE_SHIFT) + mm_locked_pages(mm, 0, start) +
 		 mm_locked_pages(mm, end < start ? TASK_SIZE : end, TASK_SIZE);
 	if (locked > lock_limit_pages() && !capable_ipc_lock())
 		return -ENOMEM;
@@ -249,10 +257,30 @@ static long do_mlock(unsigned long start, size_t len, unsigned long flags)
 		return -EINVAL;
 	if (end == start)
 		return 0;
-	err = apply_vma_lock_flags(mm, start, end, flags);
-	if (err)
+	return apply_vma_lock_flags(mm, start, end, flags);
+}
+
+static long do_mlock(unsigned long start, size_t len, unsigned long flags)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long end;
+	long err;
+
+	if (!can_do_mlock())
+		return -EPERM;
+	len = PAGE_ALIGN(len + (start & ~PAGE_MASK));
+	start &= PAGE_MASK;
+	end = start + len;
+	mmap_write_lock(mm);
+	err = mlock_range(mm, start, end, flags);
+	if (err || end == start) {
+		mmap_write_unlock(mm);
 		return err;
-	return mlock_posix_error(populate_range(mm, start, end, false));
+	}
+	mmap_write_downgrade(mm);
+	err = mlock_posix_error(populate_range(mm, start, end, false));
+	mmap_read_unlock(mm);
+	return err;
 }
 
 SYSCALL_DEFINE2(mlock, unsigned long, start, size_t, len)
@@ -275,6 +303,7 @@ SYSCALL_DEFINE3(mlock2, unsigned long, start, size_t, len, int, flags)
 SYSCALL_DEFINE2(munlock, unsigned long, start, size_t, len)
 {
 	unsigned long end;
+	int err;
 
 	len = PAGE_ALIGN(len + (start & ~PAGE_MASK));
 	start &= PAGE_MASK;
@@ -283,15 +312,19 @@ SYSCALL_DEFINE2(munlock, unsigned long, start, size_t, len)
 		return -EINVAL;
 	if (end == start)
 		return 0;
-	return apply_vma_lock_flags(current->mm, start, end, 0);
+	mmap_write_lock(current->mm);
+	err = apply_vma_lock_flags(current->mm, start, end, 0);
+	mmap_write_unlock(current->mm);
+	return err;
 }
 
-/* Set (MCL_CURRENT) or clear (0) the lock flags of every VMA. */
+/* Set (MCL_CURRENT) or clear (0) the lock flags of every VMA. For write. */
 static void apply_mlockall_flags(struct mm_struct *mm, int flags)
 {
 	unsigned long to_add = 0;
 	struct vm_area_struct *vma;
 
+	mmap_assert_write_locked(mm);
 	if (flags & MCL_CURRENT) {
 		to_add = VM_LOCKED;
 		if (flags & MCL_ONFAULT)
@@ -317,15 +350,22 @@ SYSCALL_DEFINE1(mlockall, int, flags)
 		return -EPERM;
 	if (!(flags & MCL_CURRENT))
 		return 0;
-	if (mm_total_vm(mm) > lock_limit_pages() && !capable_ipc_lock())
+	mmap_write_lock(mm);
+	if (mm_total_vm(mm) > lock_limit_pages() && !capable_ipc_lock()) {
+		mmap_write_unlock(mm);
 		return -ENOMEM;
+	}
 	apply_mlockall_flags(mm, flags);
+	mmap_write_downgrade(mm);
 	populate_range(mm, 0, TASK_SIZE, true);
+	mmap_read_unlock(mm);
 	return 0;
 }
 
 SYSCALL_DEFINE0(munlockall)
 {
+	mmap_write_lock(current->mm);
 	apply_mlockall_flags(current->mm, 0);
+	mmap_write_unlock(current->mm);
 	return 0;
 }

@@ -9,11 +9,14 @@
  * This file: creating, copying and destroying mm_structs; finding,
  * inserting, splitting and removing VMAs; mmap, munmap, mprotect, brk.
  * The threads of a process share its mm (clone(CLONE_VM)); mm_users
- * counts them, atomically, and the last mmput frees it. Its VMA list and
- * page tables have no lock of their own here yet: two threads that fault
- * or map at once are not kept apart (see doc/design.md).
+ * counts them, atomically, and the last mmput frees it. Its VMAs are
+ * under mm->mmap_lock (<mm/mmap_lock.h>): the system calls here take it
+ * for write (msync for read), and every helper that reads the VMAs
+ * asserts it is held (for write, those that change them), so a caller
+ * that forgot it is named at once.
  */
 #include <mm/mmap.h>
+#include <mm/mmap_lock.h>
 #include <mm/overcommit.h>
 #include <mm/shmem.h>
 #include <mm/gfp.h>
@@ -45,6 +48,7 @@ struct mm_struct *mm_alloc(void)
 	memcpy(mm->pgd + PTRS_PER_TABLE / 2, init_pgd + PTRS_PER_TABLE / 2,
 	       PAGE_SIZE / 2);
 	INIT_LIST_HEAD(&mm->mmap);
+	mmap_init_lock(mm);
 	spin_lock_init(&mm->page_table_lock);
 	mutex_init(&mm->anon_fault_lock);
 	mm->mm_users = 1;
@@ -61,6 +65,7 @@ void vma_set_file(struct vm_area_struct *vma, struct file *file)
 
 static void vma_free(struct vm_area_struct *vma)
 {
+	mmap_assert_write_locked(vma->vm_mm);
 	if (vma->vm_flags & VM_ACCOUNT)
 		vm_unacct_memory((vma->vm_end - vma->vm_start) >> PAGE_SHIFT);
 	if (vma->vm_ops && vma->vm_ops->close)
@@ -79,22 +84,36 @@ void mmget(struct mm_struct *mm)
 	__atomic_add_fetch(&mm->mm_users, 1, __ATOMIC_SEQ_CST);
 }
 
+struct mm_struct *get_task_mm(struct task_struct *t)
+{
+	struct mm_struct *mm = t->mm;
+
+	if (mm)
+		mmget(mm);
+	return mm;
+}
+
 int mm_users(struct mm_struct *mm)
 {
 	return __atomic_load_n(&mm->mm_users, __ATOMIC_RELAXED);
 }
 
+/* The last user tears mm down. Nobody else can reach it any more, but
+ * the helpers assert the lock all the same (an uncontended write lock:
+ * Linux's exit_mmap takes it too). */
 void mmput(struct mm_struct *mm)
 {
 	struct vm_area_struct *vma, *tmp;
 
 	if (__atomic_sub_fetch(&mm->mm_users, 1, __ATOMIC_SEQ_CST))
 		return;
+	mmap_write_lock(mm);
 	list_for_each_entry_safe(vma, tmp, &mm->mmap, vm_list) {
 		zap_page_range(vma, vma->vm_start, vma->vm_end);
 		vma_free(vma);
 	}
 	free_pgtables(mm);
+	mmap_write_unlock(mm);
 	free_page((unsigned long)mm->pgd);
 	set_mm_exe_file(mm, NULL);
 	kfree(mm);
@@ -122,6 +141,7 @@ struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr)
 {
 	struct vm_area_struct *vma;
 
+	mmap_assert_locked(mm);
 	list_for_each_entry(vma, &mm->mmap, vm_list)
 		if (vma->vm_end > addr)
 			return vma;
@@ -142,8 +162,10 @@ static void vma_link(struct mm_struct *mm, struct vm_area_struct *new)
 struct vm_area_struct *vma_create(struct mm_struct *mm, unsigned long start,
 				  unsigned long end, unsigned long flags)
 {
-	struct vm_area_struct *vma = kzalloc(sizeof(*vma), GFP_KERNEL);
+	struct vm_area_struct *vma;
 
+	mmap_assert_write_locked(mm);
+	vma = kzalloc(sizeof(*vma), GFP_KERNEL);
 	if (!vma)
 		return NULL;
 	vma->vm_start = start;
@@ -158,8 +180,10 @@ struct vm_area_struct *vma_create(struct mm_struct *mm, unsigned long start,
 /* Split vma at addr: vma keeps [start, addr), a new VMA gets the rest. */
 static int split_vma(struct vm_area_struct *vma, unsigned long addr)
 {
-	struct vm_area_struct *tail = kmalloc(sizeof(*tail), GFP_KERNEL);
+	struct vm_area_struct *tail;
 
+	mmap_assert_write_locked(vma->vm_mm);
+	tail = kmalloc(sizeof(*tail), GFP_KERNEL);
 	if (!tail)
 		return -ENOMEM;
 	*tail = *vma;
@@ -180,9 +204,11 @@ static int split_vma(struct vm_area_struct *vma, unsigned long addr)
 int split_range(struct mm_struct *mm, unsigned long start,
 		       unsigned long end)
 {
-	struct vm_area_struct *vma = find_vma(mm, start);
+	struct vm_area_struct *vma;
 	int err = 0;
 
+	mmap_assert_write_locked(mm);
+	vma = find_vma(mm, start);
 	if (vma && vma->vm_start < start)
 		err = split_vma(vma, start);
 	vma = find_vma(mm, end);
@@ -197,6 +223,7 @@ int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len)
 	struct vm_area_struct *vma, *tmp;
 	int err;
 
+	mmap_assert_write_locked(mm);
 	if (!IS_ALIGNED(start, PAGE_SIZE) || !len || end > TASK_SIZE ||
 	    end < start)
 		return -EINVAL;
@@ -220,6 +247,7 @@ unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len)
 	unsigned long top = mm->mmap_base;
 	struct vm_area_struct *vma;
 
+	mmap_assert_locked(mm);
 	/* Walk from the highest VMA down, looking for room under top. */
 	for (vma = list_entry(mm->mmap.prev, struct vm_area_struct, vm_list);
 	     &vma->vm_list != &mm->mmap;
@@ -324,15 +352,17 @@ static unsigned long mmap_shared_anon(struct vm_area_struct *vma)
 }
 
 /* Pages mm maps, all VMAs together (Linux's mm->total_vm); 0 with no mm:
- * VmSize, /proc/PID/stat's vsize, mlockall's limit. */
+ * VmSize, /proc/PID/stat's vsize, mlockall's limit. mmap_lock held. */
 unsigned long mm_total_vm(struct mm_struct *mm)
 {
 	struct vm_area_struct *vma;
 	unsigned long pages = 0;
 
-	if (mm)
-		list_for_each_entry(vma, &mm->mmap, vm_list)
-			pages += (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
+	if (!mm)
+		return 0;
+	mmap_assert_locked(mm);
+	list_for_each_entry(vma, &mm->mmap, vm_list)
+		pages += (vma->vm_end - vma->vm_start) >> PAGE_SHIFT;
 	return pages;
 }
 
@@ -346,7 +376,7 @@ unsigned long mmap_region(struct mm_struct *mm, struct file *file,
 {
 	struct vm_area_struct *vma = vma_create(mm, addr, addr + len, vm_flags);
 
-	if (!vma) {
+	if (!vma) {	/* (vma_create asserted mmap_lock held for write) */
 		if (vm_flags & VM_ACCOUNT)
 			vm_unacct_memory(len >> PAGE_SHIFT);
 		return -ENOMEM;
@@ -379,6 +409,7 @@ unsigned long do_mmap(struct file *file, unsigned long addr,
 	struct mm_struct *mm = current->mm;
 	unsigned long type = flags & MAP_TYPE, vm_flags;
 
+	mmap_assert_write_locked(mm);
 	if (!len || (type != MAP_PRIVATE && type != MAP_SHARED &&
 		     type != MAP_SHARED_VALIDATE))
 		return -EINVAL;
@@ -420,24 +451,33 @@ SYSCALL_DEFINE6(mmap, unsigned long, addr, unsigned long, len,
 		unsigned long, prot, unsigned long, flags, int, fd,
 		unsigned long, off)
 {
-	struct file *file;
+	struct file *file = NULL;
 	unsigned long ret;
 
 	if (off & ~PAGE_MASK)
 		return -EINVAL;
-	if (flags & MAP_ANONYMOUS)
-		return do_mmap(NULL, addr, len, prot, flags, off >> PAGE_SHIFT);
-	file = fget(fd);
-	if (!file)
-		return -EBADF;
+	if (!(flags & MAP_ANONYMOUS)) {
+		file = fget(fd);
+		if (!file)
+			return -EBADF;
+	}
+	mmap_write_lock(current->mm);
 	ret = do_mmap(file, addr, len, prot, flags, off >> PAGE_SHIFT);
-	fput(file);	/* the VMA holds its own reference */
+	mmap_write_unlock(current->mm);
+	if (file)
+		fput(file);	/* the VMA holds its own reference */
 	return ret;
 }
 
 SYSCALL_DEFINE2(munmap, unsigned long, addr, size_t, len)
 {
-	return do_munmap(current->mm, addr, len);
+	struct mm_struct *mm = current->mm;
+	int err;
+
+	mmap_write_lock(mm);
+	err = do_munmap(mm, addr, len);
+	mmap_write_unlock(mm);
+	return err;
 }
 
 /*
@@ -448,6 +488,7 @@ static void change_protection(struct vm_area_struct *vma)
 {
 	bool cow = !(vma->vm_flags & VM_SHARED);
 
+	mmap_assert_write_locked(vma->vm_mm);
 	for (unsigned long a = vma->vm_start; a < vma->vm_end; a += PAGE_SIZE) {
 		pte_t *pte;
 		pte_t prot = vm_page_prot(vma->vm_flags);
@@ -472,17 +513,14 @@ static void change_protection(struct vm_area_struct *vma)
 	flush_tlb_range(vma, vma->vm_start, vma->vm_end);
 }
 
-SYSCALL_DEFINE3(mprotect, unsigned long, start, size_t, len,
-		unsigned long, prot)
+/* mprotect with mmap_lock held for write; [start, end) checked. */
+static int do_mprotect(struct mm_struct *mm, unsigned long start,
+		       unsigned long end, unsigned long prot)
 {
-	struct mm_struct *mm = current->mm;
-	unsigned long end = start + PAGE_ALIGN(len), a;
 	struct vm_area_struct *vma;
+	unsigned long a;
 	int err;
 
-	if (!IS_ALIGNED(start, PAGE_SIZE) || end < start || end > TASK_SIZE ||
-	    (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)))
-		return -EINVAL;
 	for (a = start; a < end; a = vma->vm_end) {	/* all mapped? */
 		vma = find_vma(mm, a);
 		if (!vma || vma->vm_start > a)
@@ -513,13 +551,28 @@ SYSCALL_DEFINE3(mprotect, unsigned long, start, size_t, len,
 	return 0;
 }
 
+SYSCALL_DEFINE3(mprotect, unsigned long, start, size_t, len,
+		unsigned long, prot)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long end = start + PAGE_ALIGN(len);
+	int err;
+
+	if (!IS_ALIGNED(start, PAGE_SIZE) || end < start || end > TASK_SIZE ||
+	    (prot & ~(PROT_READ | PROT_WRITE | PROT_EXEC)))
+		return -EINVAL;
+	mmap_write_lock(mm);
+	err = do_mprotect(mm, start, end, prot);
+	mmap_write_unlock(mm);
+	return err;
+}
+
 /*
  * brk: the heap is one VMA from start_brk up to the page-aligned break.
  * Like Linux, a failed or too-low request just returns the current break.
  */
-SYSCALL_DEFINE1(brk, unsigned long, newbrk)
+static unsigned long do_brk(struct mm_struct *mm, unsigned long newbrk)
 {
-	struct mm_struct *mm = current->mm;
 	unsigned long old_end = PAGE_ALIGN(mm->brk), new_end;
 	struct vm_area_struct *next;
 
@@ -546,18 +599,25 @@ SYSCALL_DEFINE1(brk, unsigned long, newbrk)
 	return newbrk;
 }
 
+SYSCALL_DEFINE1(brk, unsigned long, newbrk)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long ret;
+
+	mmap_write_lock(mm);
+	ret = do_brk(mm, newbrk);
+	mmap_write_unlock(mm);
+	return ret;
+}
+
 #define MS_ASYNC 1
 #define MS_INVALIDATE 2
 #define MS_SYNC 4
 
-/* Write back what a shared file VMA dirtied: MS_SYNC waits for it (and
- * the file's metadata, as fsync), MS_ASYNC only starts it. */
-static int msync_vma(struct vm_area_struct *vma, int flags)
+/* Write back what a shared file mapping dirtied: MS_SYNC waits for it
+ * (and the file's metadata, as fsync), MS_ASYNC only starts it. */
+static int msync_file(struct file *file, int flags)
 {
-	struct file *file = vma->vm_file;
-
-	if (!file || !(vma->vm_flags & VM_SHARED))
-		return 0;
 	if (flags & MS_ASYNC)
 		return filemap_fdatawrite(file->f_inode->i_mapping);
 	if (file->f_op->fsync)
@@ -565,53 +625,82 @@ static int msync_vma(struct vm_area_struct *vma, int flags)
 	return filemap_write_and_wait(file->f_inode->i_mapping);
 }
 
+/* Is every page of [start, end) mapped? mmap_lock held. */
+static bool range_mapped(struct mm_struct *mm, unsigned long start,
+			 unsigned long end)
+{
+	struct vm_area_struct *vma;
+
+	for (unsigned long a = start; a < end; a = vma->vm_end) {
+		vma = find_vma(mm, a);
+		if (!vma || vma->vm_start > a)
+			return false;
+	}
+	return true;
+}
+
 /*
  * msync: check the request like Linux (flags, alignment, every page
  * mapped), then write back the shared file mappings in the range.
- * Anonymous memory has nothing to write back.
+ * Anonymous memory has nothing to write back. As in Linux, the write-back
+ * runs with mmap_lock released (holding a reference to the file): it
+ * waits for the disk, and fsync may take i_mutex, which comes before
+ * mmap_lock. The VMAs are looked up again after it.
  */
 SYSCALL_DEFINE3(msync, unsigned long, start, size_t, len, int, flags)
 {
+	struct mm_struct *mm = current->mm;
 	unsigned long end = start + PAGE_ALIGN(len), a;
 	struct vm_area_struct *vma;
+	struct file *file;
 	int err = 0;
 
 	if ((flags & ~(MS_ASYNC | MS_INVALIDATE | MS_SYNC)) ||
 	    ((flags & MS_ASYNC) && (flags & MS_SYNC)) ||
 	    !IS_ALIGNED(start, PAGE_SIZE) || end < start)
 		return -EINVAL;
-	for (a = start; a < end; a = vma->vm_end) {
-		vma = find_vma(current->mm, a);
-		if (!vma || vma->vm_start > a)
-			return -ENOMEM;
+	mmap_read_lock(mm);
+	if (!range_mapped(mm, start, end))
+		err = -ENOMEM;
+	for (a = start; a < end && !err && (flags & (MS_SYNC | MS_ASYNC));) {
+		vma = find_vma(mm, a);
+		if (!vma || vma->vm_start > a) {
+			err = -ENOMEM;	/* unmapped while we wrote */
+			break;
+		}
+		a = vma->vm_end;
+		file = vma->vm_file;
+		if (!file || !(vma->vm_flags & VM_SHARED))
+			continue;
+		get_file(file);
+		mmap_read_unlock(mm);
+		err = msync_file(file, flags);
+		fput(file);
+		mmap_read_lock(mm);
 	}
-	for (a = start; a < end && !err; a = vma->vm_end) {
-		vma = find_vma(current->mm, a);
-		if (flags & (MS_SYNC | MS_ASYNC))
-			err = msync_vma(vma, flags);
-	}
+	mmap_read_unlock(mm);
 	return err;
 }
 
+/* No advice is acted on, so no VMA is looked at: no mmap_lock. (Linux
+ * takes it for read for most advice, for write for the kinds that split
+ * VMAs.) */
 SYSCALL_DEFINE3(madvise, unsigned long, start, size_t, len, int, advice)
 {
 	return 0;	/* advice is only advice */
 }
 
-struct mm_struct *dup_mm(struct mm_struct *old)
+/*
+ * Copy old's VMAs and share their pages with mm (fork). Both mmap_locks
+ * held for write, as Linux's dup_mmap: old's because the copy
+ * write-protects its PTEs, which a fault of another of its threads must
+ * not undo half-way; mm's for the helpers' assertions (nobody else knows
+ * mm yet). Two locks of one class, taken parent first.
+ */
+static int dup_mmap(struct mm_struct *mm, struct mm_struct *old)
 {
-	struct mm_struct *mm = mm_alloc();
 	struct vm_area_struct *vma, *new;
 
-	if (!mm)
-		return NULL;
-	memcpy(&mm->start_code, &old->start_code,
-	       offsetof(struct mm_struct, exe_file) -
-		       offsetof(struct mm_struct, start_code));
-	/* The child runs the same program: one more reference and denial
-	 * (which cannot fail: writes are already denied). */
-	if (old->exe_file && !deny_write_access(old->exe_file))
-		mm->exe_file = get_file(old->exe_file);
 	list_for_each_entry(vma, &old->mmap, vm_list) {
 		unsigned long flags = vma->vm_flags & ~VM_ACCOUNT;
 
@@ -621,13 +710,13 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 				      PAGE_SHIFT))
 			flags |= VM_ACCOUNT;
 		else if (vma->vm_flags & VM_ACCOUNT)
-			goto fail;
+			return -ENOMEM;
 		new = vma_create(mm, vma->vm_start, vma->vm_end, flags);
 		if (!new) {
 			if (flags & VM_ACCOUNT)
 				vm_unacct_memory((vma->vm_end - vma->vm_start)
 						 >> PAGE_SHIFT);
-			goto fail;
+			return -ENOMEM;
 		}
 		if (vma->vm_file)
 			vma_set_file(new, vma->vm_file);
@@ -636,12 +725,34 @@ struct mm_struct *dup_mm(struct mm_struct *old)
 		if (new->vm_ops && new->vm_ops->open)
 			new->vm_ops->open(new);
 		if (copy_page_range(mm, old, vma))
-			goto fail;
+			return -ENOMEM;
 	}
+	return 0;
+}
+
+struct mm_struct *dup_mm(struct mm_struct *old)
+{
+	struct mm_struct *mm = mm_alloc();
+	int err;
+
+	if (!mm)
+		return NULL;
+	mmap_write_lock(old);
+	mmap_write_lock(mm);
+	memcpy(&mm->start_code, &old->start_code,
+	       offsetof(struct mm_struct, exe_file) -
+		       offsetof(struct mm_struct, start_code));
+	/* The child runs the same program: one more reference and denial
+	 * (which cannot fail: writes are already denied). */
+	if (old->exe_file && !deny_write_access(old->exe_file))
+		mm->exe_file = get_file(old->exe_file);
+	err = dup_mmap(mm, old);
 	flush_tlb_mm(old);	/* the parent's PTEs lost their write bits */
+	mmap_write_unlock(mm);
+	mmap_write_unlock(old);
+	if (err) {
+		mmput(mm);
+		return NULL;
+	}
 	return mm;
-fail:
-	flush_tlb_mm(old);
-	mmput(mm);
-	return NULL;
 }

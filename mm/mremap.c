@@ -14,8 +14,11 @@
  * Commit accounting (mm/overcommit.c): growth commits the added pages, a
  * move hands the old range's commitment to the new VMA.
  * MREMAP_DONTUNMAP is not implemented (EINVAL).
+ * All of it runs under mmap_lock held for write (the system call takes
+ * it; the helpers that change VMAs assert it).
  */
 #include <mm/mmap.h>
+#include <mm/mmap_lock.h>
 #include <mm/overcommit.h>
 #include <kernel/errno.h>
 #include <kernel/sched.h>
@@ -117,6 +120,7 @@ static unsigned long move_vma(unsigned long old_addr, unsigned long old_len,
 	long charge;
 	int err;
 
+	mmap_assert_write_locked(mm);
 	err = old_len ? split_range(mm, old_addr, old_addr + old_len) : 0;
 	if (err)
 		return err;
@@ -151,6 +155,7 @@ static bool vma_expand(struct vm_area_struct *vma, unsigned long delta)
 	struct vm_area_struct *next = find_vma(vma->vm_mm, vma->vm_end);
 	unsigned long end = vma->vm_end + delta;
 
+	mmap_assert_write_locked(vma->vm_mm);
 	if (end < vma->vm_end || end > TASK_SIZE ||
 	    (next && next->vm_start < end))
 		return false;
@@ -190,24 +195,16 @@ static unsigned long mremap_to(unsigned long addr, unsigned long old_len,
 	return move_vma(addr, old_len, new_len, new_addr);
 }
 
-SYSCALL_DEFINE5(mremap, unsigned long, addr, unsigned long, old_len,
-		unsigned long, new_len, unsigned long, flags,
-		unsigned long, new_addr)
+/* mremap with the lengths checked and page-aligned; mmap_lock held for
+ * write. */
+static unsigned long do_mremap(unsigned long addr, unsigned long old_len,
+			       unsigned long new_len, unsigned long flags,
+			       unsigned long new_addr)
 {
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
 	int err;
 
-	if (flags & ~(MREMAP_FIXED | MREMAP_MAYMOVE | MREMAP_DONTUNMAP))
-		return -EINVAL;
-	if ((flags & MREMAP_FIXED) && !(flags & MREMAP_MAYMOVE))
-		return -EINVAL;
-	if ((flags & MREMAP_DONTUNMAP) || (addr & ~PAGE_MASK))
-		return -EINVAL;
-	old_len = PAGE_ALIGN(old_len);
-	new_len = PAGE_ALIGN(new_len);
-	if (!new_len)
-		return -EINVAL;
 	vma = find_vma(mm, addr);
 	if (!vma || vma->vm_start > addr)
 		return -EFAULT;
@@ -232,4 +229,26 @@ SYSCALL_DEFINE5(mremap, unsigned long, addr, unsigned long, old_len,
 	if (!new_addr)
 		return -ENOMEM;
 	return move_vma(addr, old_len, new_len, new_addr);
+}
+
+SYSCALL_DEFINE5(mremap, unsigned long, addr, unsigned long, old_len,
+		unsigned long, new_len, unsigned long, flags,
+		unsigned long, new_addr)
+{
+	unsigned long ret;
+
+	if (flags & ~(MREMAP_FIXED | MREMAP_MAYMOVE | MREMAP_DONTUNMAP))
+		return -EINVAL;
+	if ((flags & MREMAP_FIXED) && !(flags & MREMAP_MAYMOVE))
+		return -EINVAL;
+	if ((flags & MREMAP_DONTUNMAP) || (addr & ~PAGE_MASK))
+		return -EINVAL;
+	old_len = PAGE_ALIGN(old_len);
+	new_len = PAGE_ALIGN(new_len);
+	if (!new_len)
+		return -EINVAL;
+	mmap_write_lock(current->mm);
+	ret = do_mremap(addr, old_len, new_len, flags, new_addr);
+	mmap_write_unlock(current->mm);
+	return ret;
 }

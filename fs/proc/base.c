@@ -28,9 +28,11 @@
  * gets the same from pid_revalidate.
  * Tasks are walked without sleeping: each show function copies what it
  * needs into the seq_file in one go, under the tasklist lock (pid_show),
- * so that the task and its mm stay while it reads them; what it needs
- * allocated pid_show allocates first. (A task reference count and a lock
- * on the mm, as Linux has, would let a show function sleep.)
+ * so that the task stays while it reads it; what it needs allocated
+ * pid_show allocates first. The task's mm is pinned (get_task_mm) and
+ * its mmap_lock held for read around that, so that another thread's
+ * munmap cannot change the VMAs under maps, VmSize or VmLck. (A task
+ * reference count, as Linux has, would let a show function sleep.)
  * The dentries being unhashed, getcwd in /proc/PID says ENOENT, as for
  * an unlinked directory (Linux's are hashed and revalidated).
  */
@@ -47,6 +49,7 @@
 #include <kernel/string.h>
 #include <kernel/tty.h>
 #include <mm/mmap.h>
+#include <mm/mmap_lock.h>
 #include <mm/mm_types.h>
 #include <mm/pgtable.h>
 #include <mm/slab.h>
@@ -307,6 +310,7 @@ static int pid_maps_show(struct seq_file *m, struct task_struct *t)
 
 	if (!t->mm)
 		return 0;
+	mmap_assert_locked(t->mm);	/* pid_show took it */
 	get_fs_root(current->fs, &root);	/* paths as the reader sees them */
 	list_for_each_entry(vma, &t->mm->mmap, vm_list)
 		show_map_vma(m, vma, &root, d->scratch);
@@ -316,26 +320,63 @@ static int pid_maps_show(struct seq_file *m, struct task_struct *t)
 
 /* ---- open and read: a snapshot, as the registered files ---------------------- */
 
+/* The mm of task pid, pinned and its mmap_lock held for read; NULL when
+ * it has none (or is gone). A sleeping lock, so taken outside the
+ * tasklist lock. */
+static struct mm_struct *pid_mm_read_lock(pid_t pid)
+{
+	struct task_struct *t;
+	struct mm_struct *mm = NULL;
+
+	lock_tasklist();
+	t = find_task_by_pid(pid);
+	if (t)
+		mm = get_task_mm(t);
+	unlock_tasklist();
+	if (mm)
+		mmap_read_lock(mm);
+	return mm;
+}
+
+static void pid_mm_read_unlock(struct mm_struct *mm)
+{
+	if (mm) {
+		mmap_read_unlock(mm);
+		mmput(mm);
+	}
+}
+
 /*
  * proc_seq_fill's show: look the task up afresh each time it prints, and
- * print it under the tasklist lock, which keeps it (and its mm: exit_mm
- * is not preempted either) from going while it is read. So a show
- * function must not sleep: what it needs allocated, it gets here.
+ * print it under the tasklist lock, which keeps it from going while it
+ * is read; its mm's VMAs are under mmap_lock, taken first (the order is
+ * mmap_lock, then the tasklist lock). An exec between the two means
+ * another mm: start again. A show function must not sleep: what it
+ * needs allocated, it gets here.
  */
 static int pid_show(struct seq_file *m, void *v)
 {
 	struct pid_show_data *d = v;
 	struct task_struct *t;
+	struct mm_struct *mm;
 	int ret = -ESRCH;
 
 	d->scratch = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	if (!d->scratch)
 		return -ENOMEM;
-	lock_tasklist();
-	t = find_task_by_pid(d->pid);
+	for (;;) {
+		mm = pid_mm_read_lock(d->pid);
+		lock_tasklist();
+		t = find_task_by_pid(d->pid);
+		if (!t || t->mm == mm)
+			break;
+		unlock_tasklist();
+		pid_mm_read_unlock(mm);
+	}
 	if (t)
 		ret = d->entry->show(m, t);
 	unlock_tasklist();
+	pid_mm_read_unlock(mm);
 	kfree(d->scratch);
 	d->scratch = NULL;
 	return ret;

@@ -46,24 +46,28 @@ static inline void __lockdep_assert_spin_held(spinlock_t *l, const char *name,
 		      spinlock_t * : __lockdep_assert_spin_held)(         \
 		(l), #l, __FILE__, __LINE__)
 
-/* mutex.c: current is about to wait for m (mutex_lock at ip): the
- * order of m's class after each class current holds is checked against
- * every order seen so far, and learned (a trylock cannot deadlock, and
- * is not checked). */
-void __lock_order_check(struct mutex *m, unsigned long ip);
+/* mutex.c, rwsem.c: current is about to wait for the lock l (taken at
+ * ip): the order of l's class after each class current holds is checked
+ * against every order seen so far, and learned (a trylock cannot
+ * deadlock, and is not checked). */
+void __lock_order_check(struct lockdep_map *l, unsigned long ip);
 /* lockdep=off on the command line: no order checks (default on). */
 extern bool lockdep_enabled;
 
 /* Most mutexes are taken with none held: nothing to order them after. */
-static inline void lock_order_check(struct mutex *m, unsigned long ip)
+static inline void lock_order_check(struct lockdep_map *l, unsigned long ip)
 {
 	if (get_current()->lockdep_depth && lockdep_enabled)
-		__lock_order_check(m, ip);
+		__lock_order_check(l, ip);
 }
 
-/* mutex.c: m was taken at ip by current / is being released. */
-void lock_acquired(struct mutex *m, unsigned long ip);
-void lock_released(struct mutex *m);
+/* mutex.c, rwsem.c: l was taken at ip by current / is being released. */
+void lock_acquired(struct lockdep_map *l, unsigned long ip);
+void lock_released(struct lockdep_map *l);
+/* Is l on current's held-lock stack? (-1: cannot tell, the stack
+ * overflowed and l may be past its end.) For a lock that records no
+ * owner of its own: an rw_semaphore held for read. */
+int lockdep_current_holds(struct lockdep_map *l);
 /* Print current's held mutexes, or another task's (task dump). */
 void lockdep_print_held_locks(struct task_struct *t);
 

@@ -12,16 +12,13 @@ struct mutex {
 	int locked;
 	struct task_struct *owner;
 	wait_queue_head_t wait;
-	const char *name;	/* as initialised: "&inode->i_mutex" */
-	struct lock_class_key *key;	/* its class; NULL: the mutex itself */
-	unsigned int lockdep_class;	/* the validator's index + 1; 0: not
-					 * looked up yet */
+	struct lockdep_map dep_map;	/* its name and class */
 };
 
 #define DEFINE_MUTEX(mname)                                              \
 	struct mutex mname = { 0, NULL,                                  \
 			       __WAIT_QUEUE_HEAD_INITIALIZER(mname.wait),   \
-			       #mname, NULL, 0 }
+			       LOCKDEP_MAP_INIT(#mname) }
 
 void __mutex_init(struct mutex *m, const char *name,
 		  struct lock_class_key *key);

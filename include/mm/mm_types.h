@@ -9,6 +9,7 @@
 
 #include <kernel/spinlock.h>
 #include <kernel/mutex.h>
+#include <kernel/rwsem.h>
 #include <kernel/list.h>
 #include <mm/pgtable.h>
 
@@ -76,6 +77,12 @@ struct vm_area_struct {
 
 struct mm_struct {
 	pte_t *pgd;
+	/* The VMAs: the list and every VMA's fields, map_count, the brk
+	 * and the code/data/stack/argument addresses. Read to look at
+	 * them or fault, write to change them (<mm/mmap_lock.h>: who takes
+	 * it how, and its place in the lock order). Linux's mmap_lock
+	 * (mmap_sem before 5.8). */
+	struct rw_semaphore mmap_lock;
 	/* Held to read-check-change a PTE of this mm: the owner's fault,
 	 * munmap, mprotect, mremap and fork, and other tasks' reverse-map
 	 * walks (truncate, reclaim, writeback), which take it inside the
@@ -87,11 +94,13 @@ struct mm_struct {
 	 * allocation, which may sleep or be preempted, and a second thread
 	 * faulting on the same page meanwhile would have set it first. A
 	 * stopgap until that function takes page_table_lock and checks, as
-	 * Linux's does; one-thread processes never take it. */
+	 * Linux's does; one-thread processes never take it. mmap_lock held
+	 * for read does not do it: two faults may hold that at once. */
 	struct mutex anon_fault_lock;
 	struct list_head mmap;	/* VMAs sorted by vm_start */
 	int map_count;
-	int mm_users;	/* tasks using it (atomic: threads share it) */
+	int mm_users;	/* tasks using it, and readers that pinned it
+			 * (get_task_mm); atomic: threads share it */
 	unsigned long start_code, end_code, start_data, end_data;
 	unsigned long start_brk, brk, start_stack;
 	unsigned long mmap_base;	/* top of the mmap area; grows down */

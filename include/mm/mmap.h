@@ -1,5 +1,6 @@
 /* Address-space and fault interfaces (mm/mmap.c, mm/memory.c,
- * arch/x86/mm/fault.c). */
+ * arch/x86/mm/fault.c). "mmap_lock held": for read or write, "for
+ * write": for write (<mm/mmap_lock.h>); each such function asserts it. */
 #ifndef _MM_MMAP_H
 #define _MM_MMAP_H
 
@@ -30,6 +31,10 @@ void mmput(struct mm_struct *mm);
 void mmget(struct mm_struct *mm);
 /* The tasks using mm, a snapshot (another may come or go). */
 int mm_users(struct mm_struct *mm);
+struct task_struct;
+/* t's mm with a user reference that keeps it (mmput it after), or NULL.
+ * lock_tasklist held: exec and exit change t->mm under it. */
+struct mm_struct *get_task_mm(struct task_struct *t);
 /* fork: a copy-on-write duplicate of mm. NULL when out of memory. */
 struct mm_struct *dup_mm(struct mm_struct *old);
 struct task_struct;
@@ -37,49 +42,57 @@ struct task_struct;
 void switch_mm(struct task_struct *prev, struct task_struct *next);
 void set_mm_exe_file(struct mm_struct *mm, struct file *file);
 
-/* The first VMA with vm_end > addr (it may start above addr), or NULL. */
+/* The first VMA with vm_end > addr (it may start above addr), or NULL.
+ * mmap_lock held. */
 struct vm_area_struct *find_vma(struct mm_struct *mm, unsigned long addr);
 /* find_vma()'s vma, grown down to cover addr if it is the stack and the
  * stack limit allows; NULL if nothing covers addr (arch/x86/mm/fault.c). */
 struct vm_area_struct *expand_stack(struct vm_area_struct *vma,
 				    unsigned long addr);
-/* Insert a new VMA [start, end); the range must be free. */
+/* Insert a new VMA [start, end); the range must be free. For write. */
 struct vm_area_struct *vma_create(struct mm_struct *mm, unsigned long start,
 				  unsigned long end, unsigned long flags);
-/* Split VMAs so that start and end fall on VMA edges. 0 or -ENOMEM. */
+/* Split VMAs so that start and end fall on VMA edges. 0 or -ENOMEM.
+ * For write. */
 int split_range(struct mm_struct *mm, unsigned long start, unsigned long end);
 /* Map vma's file (a reference, and a place on the file's i_mmap). */
 void vma_set_file(struct vm_area_struct *vma, struct file *file);
-/* The highest free range of len bytes below mm->mmap_base, or 0. */
+/* The highest free range of len bytes below mm->mmap_base, or 0.
+ * mmap_lock held. */
 unsigned long get_unmapped_area(struct mm_struct *mm, unsigned long len);
-/* Unmap [start, start+len): splits VMAs at the edges. 0 or -errno. */
+/* Unmap [start, start+len): splits VMAs at the edges. 0 or -errno.
+ * For write. */
 int do_munmap(struct mm_struct *mm, unsigned long start, unsigned long len);
-/* Pages mapped by all of mm's VMAs (0 for NULL): Linux's total_vm. */
+/* Pages mapped by all of mm's VMAs (0 for NULL): Linux's total_vm.
+ * mmap_lock held. */
 unsigned long mm_total_vm(struct mm_struct *mm);
 /* Map [addr, addr + len), free, of mm: file from page pgoff or anonymous.
- * addr, or -errno with nothing mapped. */
+ * addr, or -errno with nothing mapped. For write. */
 unsigned long mmap_region(struct mm_struct *mm, struct file *file,
 			  unsigned long addr, unsigned long len,
 			  unsigned long vm_flags, unsigned long pgoff);
 #define MMAP_MIN_ADDR 65536UL
 /* Below MMAP_MIN_ADDR only root may map: 0 or -EPERM. */
 int mmap_addr_allowed(unsigned long addr);
+/* mmap(2) in current->mm, its lock held for write. */
 unsigned long do_mmap(struct file *file, unsigned long addr,
 		      unsigned long len, unsigned long prot,
 		      unsigned long flags, unsigned long pgoff);
 
-/* mm/mlock.c: pages of mm in VM_LOCKED VMAs (/proc/PID/status VmLck);
- * fork: clear VM_LOCKED in the child's copy (locks are not inherited). */
+/* mm/mlock.c: pages of mm in VM_LOCKED VMAs (/proc/PID/status VmLck;
+ * mmap_lock held); fork: clear VM_LOCKED in the child's copy (locks are
+ * not inherited; takes the child's lock). */
 unsigned long mm_locked_vm(struct mm_struct *mm);
 void mm_clear_locked(struct mm_struct *mm);
 
 /* mm/oom_kill.c: a user fault is out of memory: true when another task
  * was killed for it (retry the access), false when current is to die. */
 bool out_of_memory(void);
-/* Resolve a fault at address in vma: VM_FAULT_* bits, 0 when fixed. */
+/* Resolve a fault at address in vma: VM_FAULT_* bits, 0 when fixed.
+ * mmap_lock held (for read is enough). */
 int handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 		    unsigned int flags);
-/* Remove the pages mapped in [start, end) of vma's mm. */
+/* Remove the pages mapped in [start, end) of vma's mm. For write. */
 void zap_page_range(struct vm_area_struct *vma, unsigned long start,
 		    unsigned long end);
 /*
@@ -91,7 +104,8 @@ struct address_space;
 __traced void unmap_mapping_range(struct address_space *mapping,
 				  loff_t holebegin, loff_t holelen,
 				  bool even_cows);
-/* fork: share vma's pages with the child's tables, copy-on-write. */
+/* fork: share vma's pages with the child's tables, copy-on-write. src's
+ * lock held for write. */
 int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 		    struct vm_area_struct *vma);
 /* Free the page-table pages of the user half. */

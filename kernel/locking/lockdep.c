@@ -5,11 +5,16 @@
  * - Held-lock assertions (<kernel/lockdep.h>): a failed one prints which
  *   lock, where it was required, who runs and who holds it, then panics so
  *   that the backtrace shows the caller that came without the lock.
- * - Each task's held-lock stack (the mutexes it holds, and where each was
- *   taken: lock_acquired/lock_released, from mutex.c), shown in the task
- *   dump and checked on the way back to user space; and the report of
- *   might_sleep (<kernel/preempt.h>).
- * - The order of lock classes (mutexes only, for now): when a task that
+ * - Each task's held-lock stack (the mutexes and rw_semaphores it holds,
+ *   and where each was taken: lock_acquired/lock_released, from mutex.c
+ *   and rwsem.c), shown in the task dump and checked on the way back to
+ *   user space; and the report of might_sleep (<kernel/preempt.h>).
+ * - The order of lock classes (sleeping locks only: a spinlock cannot be
+ *   held across a wait, so it is always innermost). A lock is a struct
+ *   lockdep_map to the validator, whatever its kind; a read and a write
+ *   acquisition of an rw_semaphore count alike, since a waiting writer
+ *   blocks new readers (rwsem.c): A read then B, against B then A read,
+ *   deadlocks as surely as with a mutex. When a task that
  *   holds A waits for B, "A before B" is learned; if "B before A" was
  *   learned before (directly or through other classes), two tasks can
  *   deadlock, each holding what the other waits for, and the report
@@ -64,30 +69,30 @@ void lockdep_spin_not_held(const char *name, const char *file, int line)
 
 /* ---- the held-lock stack -------------------------------------------------- */
 
-void lock_acquired(struct mutex *m, unsigned long ip)
+void lock_acquired(struct lockdep_map *l, unsigned long ip)
 {
 	struct task_struct *t = current;
 	static bool warned;
 
 	if (t->lockdep_depth < MAX_LOCK_DEPTH)
-		t->held_locks[t->lockdep_depth] = (struct held_lock){ m, ip };
+		t->held_locks[t->lockdep_depth] = (struct held_lock){ l, ip };
 	else if (!warned) {
 		warned = true;
-		pr_warn("lockdep: %s/%d holds more than %d mutexes; only the "
+		pr_warn("lockdep: %s/%d holds more than %d locks; only the "
 			"first %d are listed\n", t->comm, t->pid,
 			MAX_LOCK_DEPTH, MAX_LOCK_DEPTH);
 	}
 	t->lockdep_depth++;
 }
 
-/* Locks are often released out of order (rename): find m, close the gap. */
-void lock_released(struct mutex *m)
+/* Locks are often released out of order (rename): find l, close the gap. */
+void lock_released(struct lockdep_map *l)
 {
 	struct task_struct *t = current;
 	int n = min(t->lockdep_depth, MAX_LOCK_DEPTH);
 
 	for (int i = n - 1; i >= 0; i--)
-		if (t->held_locks[i].instance == m) {
+		if (t->held_locks[i].instance == l) {
 			memmove(&t->held_locks[i], &t->held_locks[i + 1],
 				(n - i - 1) * sizeof(t->held_locks[0]));
 			t->lockdep_depth--;
@@ -95,6 +100,17 @@ void lock_released(struct mutex *m)
 		}
 	if (t->lockdep_depth > 0)	/* one past the listed ones */
 		t->lockdep_depth--;
+}
+
+int lockdep_current_holds(struct lockdep_map *l)
+{
+	struct task_struct *t = current;
+	int n = min(t->lockdep_depth, MAX_LOCK_DEPTH);
+
+	for (int i = 0; i < n; i++)
+		if (t->held_locks[i].instance == l)
+			return 1;
+	return t->lockdep_depth > MAX_LOCK_DEPTH ? -1 : 0;
 }
 
 void lockdep_print_held_locks(struct task_struct *t)
@@ -177,20 +193,20 @@ static void lockdep_full(const char *what, int max)
 		what);
 }
 
-/* The class of m, registered on first sight and then kept in m; -1 when
+/* The class of l, registered on first sight and then kept in l; -1 when
  * the table is full. */
-static int class_of(struct mutex *m)
+static int class_of(struct lockdep_map *l)
 {
-	const void *key = m->key ? (const void *)m->key : (const void *)m;
+	const void *key = l->key ? (const void *)l->key : (const void *)l;
 	unsigned int h = ((unsigned long)key >> 3) % CLASS_HASH_SIZE;
 
-	if (m->lockdep_class)
-		return m->lockdep_class - 1;
+	if (l->class)
+		return l->class - 1;
 	for (;; h = (h + 1) % CLASS_HASH_SIZE) {
 		int i = class_hash[h] - 1;
 
 		if (i >= 0 && lock_classes[i].key == key) {
-			m->lockdep_class = i + 1;
+			l->class = i + 1;
 			return i;
 		}
 		if (i < 0)
@@ -200,9 +216,9 @@ static int class_of(struct mutex *m)
 		lockdep_full("lock classes", MAX_LOCK_CLASSES);
 		return -1;
 	}
-	lock_classes[nr_lock_classes] = (struct lock_class){ key, m->name };
+	lock_classes[nr_lock_classes] = (struct lock_class){ key, l->name };
 	class_hash[h] = ++nr_lock_classes;
-	m->lockdep_class = nr_lock_classes;
+	l->class = nr_lock_classes;
 	return nr_lock_classes - 1;
 }
 
@@ -260,7 +276,7 @@ static bool order_path(int from, int to, unsigned short *path, int *len)
 	return false;
 }
 
-static __cold __noreturn void lock_inversion_bug(struct mutex *m, int b,
+static __cold __noreturn void lock_inversion_bug(struct lockdep_map *m, int b,
 						 const struct held_lock *held,
 						 int a, unsigned long ip)
 {
@@ -304,7 +320,7 @@ static void learn_order(int a, int b, unsigned long a_ip, unsigned long b_ip)
 		(struct lock_order){ a, b, a_ip, b_ip };
 }
 
-static void lock_order_check_locked(struct mutex *m, unsigned long ip)
+static void lock_order_check_locked(struct lockdep_map *m, unsigned long ip)
 {
 	struct task_struct *t = current;
 	int n = min(t->lockdep_depth, MAX_LOCK_DEPTH), b;
@@ -330,7 +346,7 @@ static void lock_order_check_locked(struct mutex *m, unsigned long ip)
  * in the graph). */
 static DEFINE_SPINLOCK(graph_lock);
 
-void __lock_order_check(struct mutex *m, unsigned long ip)
+void __lock_order_check(struct lockdep_map *m, unsigned long ip)
 {
 	unsigned long flags;
 

@@ -15,9 +15,7 @@ void __mutex_init(struct mutex *m, const char *name,
 {
 	m->locked = 0;
 	m->owner = NULL;
-	m->name = name;
-	m->key = key;
-	m->lockdep_class = 0;
+	m->dep_map = (struct lockdep_map){ name, key, 0 };
 	init_waitqueue_head(&m->wait);
 }
 
@@ -26,7 +24,7 @@ static bool __mutex_trylock(struct mutex *m, unsigned long ip)
 	if (__atomic_exchange_n(&m->locked, 1, __ATOMIC_ACQUIRE))
 		return false;
 	m->owner = current;
-	lock_acquired(m, ip);
+	lock_acquired(&m->dep_map, ip);
 	return true;
 }
 
@@ -41,9 +39,9 @@ void __sched mutex_lock(struct mutex *m)
 
 	might_sleep();
 	if (mutex_is_locked_by(m, current))
-		panic("mutex_lock: recursive locking of %s by pid %d", m->name,
-		      current->pid);
-	lock_order_check(m, ip);	/* before we may wait: a deadlock */
+		panic("mutex_lock: recursive locking of %s by pid %d",
+		      m->dep_map.name, current->pid);
+	lock_order_check(&m->dep_map, ip);	/* before we may wait: a deadlock */
 	wait_event(m->wait, __mutex_trylock(m, ip));
 }
 
@@ -52,7 +50,7 @@ int __sched mutex_lock_interruptible(struct mutex *m)
 	unsigned long ip = _RET_IP_;
 
 	might_sleep();
-	lock_order_check(m, ip);
+	lock_order_check(&m->dep_map, ip);
 	return wait_event_interruptible(m->wait, __mutex_trylock(m, ip)) ?
 		-EINTR : 0;
 }
@@ -62,7 +60,7 @@ static __cold __noreturn void mutex_unlock_bug(struct mutex *m)
 	char held[40], by[40];
 
 	printk(KERN_EMERG "BUG: mutex_unlock of %s mutex %s by %s, %s %s\n",
-	       m->locked ? "a" : "an unlocked", m->name,
+	       m->locked ? "a" : "an unlocked", m->dep_map.name,
 	       lockdep_task_name(current, by, sizeof(by)),
 	       m->locked ? "which is held by" : "held by",
 	       lockdep_task_name(m->owner, held, sizeof(held)));
@@ -75,7 +73,7 @@ void mutex_unlock(struct mutex *m)
 {
 	if (unlikely(!mutex_is_locked_by(m, current)))
 		mutex_unlock_bug(m);
-	lock_released(m);
+	lock_released(&m->dep_map);
 	m->owner = NULL;
 	__atomic_store_n(&m->locked, 0, __ATOMIC_RELEASE);
 	wake_up(&m->wait);

@@ -8,6 +8,9 @@
  *	selftest=get_freed_page		get_page on a page already freed
  *	selftest=unlock_unheld_mutex	mutex_unlock of a mutex nobody holds
  *	selftest=assert_unheld_mutex	lockdep_assert_held on a free mutex
+ *	selftest=find_vma_unlocked	find_vma on an mm whose mmap_lock
+ *					nobody holds
+ *	selftest=mmap_lock_recursion	mmap_read_lock twice by one task
  *	selftest=sleep_under_spinlock	mutex_lock with a spinlock held
  *	selftest=lock_held_to_user	a mutex left locked; init's first
  *					return to user space finds it
@@ -28,6 +31,8 @@
 #include <kernel/printk.h>
 #include <kernel/selftest.h>
 #include <mm/filemap.h>
+#include <mm/mmap.h>
+#include <mm/mmap_lock.h>
 #include <mm/gfp.h>
 #include <mm/slab.h>
 
@@ -87,6 +92,37 @@ static __noinline int planted_assert_unheld_mutex(void)
 	return selftest_fail("lockdep_assert_held passed on a free mutex");
 }
 DEFINE_SELFTEST(assert_unheld_mutex, planted_assert_unheld_mutex);
+
+static __noinline int planted_find_vma_unlocked(void)
+{
+	struct mm_struct *mm = mm_alloc();
+
+	if (!mm)
+		return selftest_fail("no memory for an mm");
+	pr_info("selftest: find_vma without mmap_lock\n");
+	find_vma(mm, 0);
+	mmput(mm);
+	return selftest_fail("find_vma without mmap_lock went unreported");
+}
+DEFINE_SELFTEST(find_vma_unlocked, planted_find_vma_unlocked);
+
+/* A second down_read deadlocks only if a writer queues between the two;
+ * the check does not wait for that run. */
+static __noinline int planted_mmap_lock_recursion(void)
+{
+	struct mm_struct *mm = mm_alloc();
+
+	if (!mm)
+		return selftest_fail("no memory for an mm");
+	pr_info("selftest: mmap_read_lock twice\n");
+	mmap_read_lock(mm);
+	mmap_read_lock(mm);
+	mmap_read_unlock(mm);
+	mmap_read_unlock(mm);
+	mmput(mm);
+	return selftest_fail("a recursive mmap_read_lock went unreported");
+}
+DEFINE_SELFTEST(mmap_lock_recursion, planted_mmap_lock_recursion);
 
 static DEFINE_SPINLOCK(planted_spinlock);
 

@@ -15,15 +15,22 @@
 #include <kernel/string.h>
 #include <kernel/uaccess.h>
 #include <mm/mmap.h>
+#include <mm/mmap_lock.h>
 
 #define TEST_ADDR 0x400000UL
 
 static struct mm_struct *borrow_mm(void)
 {
 	struct mm_struct *mm = mm_alloc();
+	struct vm_area_struct *vma;
 
-	if (!mm || !vma_create(mm, TEST_ADDR, TEST_ADDR + 2 * PAGE_SIZE,
-			       VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE))
+	if (!mm)
+		return NULL;
+	mmap_write_lock(mm);	/* vma_create asserts it */
+	vma = vma_create(mm, TEST_ADDR, TEST_ADDR + 2 * PAGE_SIZE,
+			 VM_READ | VM_WRITE | VM_MAYREAD | VM_MAYWRITE);
+	mmap_write_unlock(mm);
+	if (!vma)
 		return NULL;
 	current->mm = mm;
 	switch_to_mm(mm);

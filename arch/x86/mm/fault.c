@@ -25,6 +25,7 @@
  * do_user_addr_fault is this file's do_page_fault.
  */
 #include <mm/mmap.h>
+#include <mm/mmap_lock.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
 #include <kernel/signal.h>
@@ -34,7 +35,9 @@
 /*
  * Grow the stack VMA down to cover address, within the stack limit: vma is
  * find_vma()'s answer for address. Returns the VMA that now covers
- * address, or NULL (too far below the stack: a bad access).
+ * address, or NULL (too far below the stack: a bad access). mmap_lock is
+ * held only for read, so two threads may grow it at once: vm_start only
+ * ever goes down, under page_table_lock (as Linux 6.1's expand_downwards).
  */
 struct vm_area_struct *expand_stack(struct vm_area_struct *vma,
 				    unsigned long address)
@@ -47,7 +50,10 @@ struct vm_area_struct *expand_stack(struct vm_area_struct *vma,
 		return NULL;
 	if (vma->vm_end - start > current->rlim[RLIMIT_STACK].rlim_cur)
 		return NULL;
-	vma->vm_start = start;
+	spin_lock(&vma->vm_mm->page_table_lock);
+	if (start < vma->vm_start)
+		vma->vm_start = start;
+	spin_unlock(&vma->vm_mm->page_table_lock);
 	return vma;
 }
 
@@ -153,13 +159,18 @@ void do_page_fault(struct pt_regs *regs, unsigned long address)
 		bad_area(regs, address, SEGV_MAPERR);
 		return;
 	}
+	/* Another thread may munmap or mprotect meanwhile: the VMA must
+	 * stay as found until handle_mm_fault is done with it. */
+	mmap_read_lock(mm);
 	vma = expand_stack(find_vma(mm, address), address);
 	if (!vma) {
+		mmap_read_unlock(mm);
 		bad_area(regs, address, SEGV_MAPERR);
 		return;
 	}
 	/* Mapped, but not for this access: "access error". */
 	if (access_error(vma, err)) {
+		mmap_read_unlock(mm);
 		bad_area(regs, address, SEGV_ACCERR);
 		return;
 	}
@@ -168,6 +179,7 @@ void do_page_fault(struct pt_regs *regs, unsigned long address)
 	if (err & X86_PF_USER)
 		flags |= FAULT_FLAG_USER;
 	fault = handle_mm_fault(vma, address, flags);
+	mmap_read_unlock(mm);
 	if (fault & VM_FAULT_ERROR)
 		fault_error(regs, address, fault);
 }

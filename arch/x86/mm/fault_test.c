@@ -30,6 +30,7 @@
 #include <asm/boot.h>
 #include <asm/desc.h>
 #include <mm/mmap.h>
+#include <mm/mmap_lock.h>
 
 #define RO_VMA 0x400000UL	/* VM_READ */
 #define RW_VMA 0x410000UL	/* VM_READ | VM_WRITE */
@@ -244,15 +245,18 @@ static struct mm_struct *borrow_mm(void)
 
 	if (!mm)
 		return NULL;
+	mmap_write_lock(mm);	/* vma_create asserts it */
 	for (unsigned int i = 0; i < sizeof(vmas) / sizeof(vmas[0]); i++) {
 		vma = vma_create(mm, vmas[i].start, vmas[i].start + PAGE_SIZE,
 				 vmas[i].flags);
 		if (!vma) {
+			mmap_write_unlock(mm);
 			mmput(mm);
 			return NULL;
 		}
 		vma->vm_ops = &test_vm_ops;
 	}
+	mmap_write_unlock(mm);
 	current->mm = mm;
 	switch_to_mm(mm);
 	return mm;
@@ -276,7 +280,9 @@ static int test_page_faults(void)
 	for (unsigned int i = 0;
 	     i < sizeof(user_cases) / sizeof(user_cases[0]); i++)
 		failed += !run_user_case(&user_cases[i]);
+	mmap_read_lock(mm);
 	stack = find_vma(mm, STACK_VMA);
+	mmap_read_unlock(mm);
 	failed += !report("handled: the stack VMA grew by one page",
 			  stack && stack->vm_start == STACK_VMA - PAGE_SIZE,
 			  "stack starts at %#lx, want %#lx",
