@@ -205,7 +205,8 @@ BLOCKSIZE ?= 1024
 TRUNCATE ?= new
 DISK ?= $(B)/disk.img
 # make gdb boots the same, halted, with QEMU's gdb stub (DEBUG=1: -Og).
-RUN_ARGS = --disk $(DISK) -- pagelab.disk=/dev/vda \
+# SMP=N: N CPUs (1 to 8).
+RUN_ARGS = --disk $(DISK) $(if $(SMP),--smp $(SMP)) -- pagelab.disk=/dev/vda \
 	pagelab.disk_opts=truncate=$(TRUNCATE)
 run: check-deps
 	@$(MAKE) --no-print-directory all

@@ -172,6 +172,7 @@ static void init_child(struct task_struct *p, struct task_struct *parent,
 	p->cred = parent->cred;
 	memcpy(p->rlim, parent->rlim, sizeof(p->rlim));
 	p->nice = parent->nice;
+	p->cpus_allowed = parent->cpus_allowed;
 	p->undumpable = parent->undumpable;	/* Linux keeps it in the mm */
 	if (parent == current)
 		fpu_save_current();	/* the live registers, not the last switch's */

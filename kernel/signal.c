@@ -943,7 +943,7 @@ void restore_saved_sigmask_unless(bool interrupted)
  * preempted us) then finds the task about to sleep and wakes it; tested
  * first, the wake-up was lost and the task slept through its signal.
  */
-static void sleep_until_signal(void)
+static void __sched sleep_until_signal(void)
 {
 	for (;;) {
 		set_current_state(TASK_INTERRUPTIBLE);

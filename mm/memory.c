@@ -111,8 +111,14 @@ static void zap_pte(pte_t *pte)
 	if (!(*pte & _PAGE_PRESENT))
 		return;
 	/* Cleared in one exchange: a store on another CPU may set the
-	 * dirty bit between a read and a write of 0, and be lost. */
+	 * dirty bit between a read and a write of 0, and be lost; and
+	 * truncate's unmap (the truncate-old lab's zap_file_range, which
+	 * takes no page_table_lock) may clear the same PTE on another CPU
+	 * at the same moment: only the one whose exchange found the page
+	 * drops it. */
 	old = __atomic_exchange_n(pte, 0, __ATOMIC_SEQ_CST);
+	if (!(old & _PAGE_PRESENT))
+		return;
 	page = pte_page(old);
 	if ((old & _PAGE_DIRTY) && page->mapping)
 		set_page_dirty(page);

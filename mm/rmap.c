@@ -160,14 +160,14 @@ bool try_to_unmap(struct page *page)
 		return false;
 	}
 	list_for_each_entry(vma, &mapping->i_mmap, shared) {
-		pte_t *pte;
+		pte_t *pte, old;
 
 		spin_lock(&vma->vm_mm->page_table_lock);
 		pte = page_pte(page, vma, &address);
-		if (pte) {
-			pte_t old = __atomic_exchange_n(pte, 0,
-							__ATOMIC_SEQ_CST);
-
+		/* The exchange may find it gone: a truncate's unmap, which
+		 * takes no page_table_lock, won (see zap_pte). */
+		if (pte && (old = __atomic_exchange_n(pte, 0,
+						      __ATOMIC_SEQ_CST))) {
 			if (old & _PAGE_DIRTY)
 				set_page_dirty(page);
 			flush_tlb_page(vma, address);

@@ -213,7 +213,7 @@ proc pl_boot_argv {boot disks dir} {
 	if {[dict get $boot emulator] eq "" && ![file exists $kernel]} {
 		error "no kernel at $kernel (run make first)"
 	}
-	set argv [list $bin {*}[pl_qemu_machine]]
+	set argv [list $bin {*}[pl_qemu_machine [dict get $boot smp]]]
 	lappend argv {*}[pl_qemu_boot_args [dict get $boot mode] $kernel \
 	    [dict get $boot cmdline] $initrd $dir/grub.iso]
 	foreach d $disks {

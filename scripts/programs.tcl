@@ -327,7 +327,7 @@ proc pl_run_replay {boot} {
 	if {[dict get $boot linux]} {
 		lappend words --linux
 	}
-	foreach k {cmdline mount-opts args} {
+	foreach k {cmdline smp mount-opts args} {
 		if {[dict get $boot $k] ne ""} {
 			lappend words --$k [dict get $boot $k]
 		}

@@ -9,7 +9,10 @@
 #   pl_scale           PAGELAB_TIMEOUT_SCALE, default 1
 #   pl_accel           tcg or kvm: PAGELAB_ACCEL, else kvm only on a real
 #                      kvm_intel/kvm_amd host (a nested PVM /dev/kvm hangs)
-#   pl_qemu_machine    the flags every boot uses (memory, console, exit device)
+#   pl_qemu_machine    the flags every boot uses (memory, console, exit
+#                      device), and its CPUs: a boot's own count, else
+#                      PAGELAB_SMP, else 1; with several under TCG, one
+#                      host thread per CPU (-accel tcg,thread=multi)
 #   pl_kernel          build/kernel.elf, or PAGELAB_KERNEL (a lab's student
 #                      kernel: scripts/check-lab)
 #   pl_drive           the -drive argument of a disk image (aio=io_uring
@@ -75,8 +78,30 @@ proc pl_qemu_binary {} {
 # stdin/stdout with Ctrl-A as QEMU's escape key (Ctrl-A X quits, Ctrl-A B
 # sends a BREAK: with t after it, magic SysRq t, which the harness sends
 # to a guest that timed out); Ctrl-C goes to the guest.  -nic none skips the option ROM of an unused NIC.
-proc pl_qemu_machine {} {
-	set args [list -accel [pl_accel] -cpu max -m 64M -display none \
+# The CPU count a boot asks for ("" for the default), checked: 1 to 8.
+proc pl_smp {{smp ""}} {
+	if {$smp eq "" && [info exists ::env(PAGELAB_SMP)]} {
+		set smp $::env(PAGELAB_SMP)
+	}
+	if {$smp eq ""} {
+		return 1
+	}
+	if {![string is integer -strict $smp] || $smp < 1 || $smp > 8} {
+		error "the number of CPUs must be 1 to 8, not '$smp'"
+	}
+	return $smp
+}
+
+proc pl_qemu_machine {{smp ""}} {
+	set smp [pl_smp $smp]
+	set accel [pl_accel]
+	if {$smp > 1} {
+		if {$accel eq "tcg"} {
+			set accel tcg,thread=multi
+		}
+		set accel "$accel -smp $smp"
+	}
+	set args [list -accel {*}$accel -cpu max -m 64M -display none \
 	    -serial mon:stdio -no-reboot -nic none \
 	    -device isa-debug-exit,iobase=0xf4,iosize=0x04]
 	if {[info exists ::env(PAGELAB_QEMU_FLAGS)]} {

@@ -28,6 +28,8 @@
 #                                copy, e2fsck -fn after (repeatable)
 #       rawdisk FILE             a disk that is not checked (repeatable)
 #       qemu {ARGS}              extra QEMU arguments
+#       smp N                    N CPUs, 1 to 8 (default: PAGELAB_SMP, else
+#                                1); under TCG each runs on a host thread
 #       emulator FILE            run FILE instead of QEMU (harness fixtures)
 #       command {ARGV}           run a host command instead of a machine;
 #                                exit N is then its exit status
@@ -286,7 +288,8 @@ proc pl_parse_boot {where file lineno words} {
 proc pl_boot_defaults {name file lineno} {
 	return [dict create name $name file $file line $lineno \
 	    image kernel kernel [pl_kernel] cmdline "" initrd default \
-	    timeout 20 panic 0 exit 0 end poweroff disks {} qemu {} emulator "" \
+	    timeout 20 panic 0 exit 0 end poweroff disks {} qemu {} smp "" \
+	    emulator "" \
 	    command "" alone 0 steps {} tests {} giveup {} \
 	    run {} args "" mount {} mount-opts "" fsck-leaks-ok 0 linux 0]
 }
@@ -319,6 +322,12 @@ proc pl_boot_option {where bootvar k v} {
 	}
 	mount {
 		dict set boot mount [list disk $v]
+	}
+	smp {
+		if {![string is integer -strict $v] || $v < 1 || $v > 8} {
+			error "$where: smp is a number of CPUs, 1 to 8, not '$v'"
+		}
+		dict set boot smp $v
 	}
 	image {
 		if {$v ni {kernel iso}} {

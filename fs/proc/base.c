@@ -173,14 +173,15 @@ static int pid_stat_show(struct seq_file *m, struct task_struct *t)
 		   (unsigned long long)t->start_time,
 		   mm_total_vm(mm) << PAGE_SHIFT,
 		   mm ? get_mm_rss(mm) : 0, rsslim);
-	seq_printf(m, "%lu %lu %lu 0 0 %llu %llu %llu %llu 0 0 0 %d 0 0 0 0 0 0 ",
+	/* ... exit_signal, processor (the CPU it runs or last ran on) */
+	seq_printf(m, "%lu %lu %lu 0 0 %llu %llu %llu %llu 0 0 0 %d %d 0 0 0 0 0 ",
 		   mm ? mm->start_code : 0, mm ? mm->end_code : 0,
 		   mm ? mm->start_stack : 0,
 		   (unsigned long long)((t->signal.pending |
 					 t->sig->shared_pending) & 0xffffffff),
 		   (unsigned long long)(t->signal.blocked & 0xffffffff),
 		   (unsigned long long)(ign & 0xffffffff),
-		   (unsigned long long)(cgt & 0xffffffff), SIGCHLD);
+		   (unsigned long long)(cgt & 0xffffffff), SIGCHLD, t->cpu);
 	seq_printf(m, "%lu %lu %lu %lu %lu %lu %lu %d\n",
 		   mm ? mm->start_data : 0, mm ? mm->end_data : 0,
 		   mm ? mm->start_brk : 0, mm ? mm->arg_start : 0,

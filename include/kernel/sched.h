@@ -87,6 +87,7 @@ struct task_struct {
 	 * queued (it is not off its stack) nor freed (kernel/sched/core.c). */
 	volatile int on_cpu;
 	int cpu;	/* the CPU it runs or last ran on */
+	unsigned long cpus_allowed;	/* sched_setaffinity: bit n, CPU n */
 	int exit_state;
 	pid_t pid;	/* the thread id (gettid) */
 	pid_t tgid;	/* the process id (getpid): the leader's pid */
@@ -226,6 +227,9 @@ void preempt_schedule_irq(void);
 void wake_up_process(struct task_struct *t);
 /* Wait until t has left its CPU for good (before freeing it). */
 void wait_task_inactive(struct task_struct *t);
+/* Let t run only on the CPUs in mask (online ones, not empty); it moves
+ * off its CPU now if that is not one of them. */
+void set_cpus_allowed(struct task_struct *t, unsigned long mask);
 /* Called from the timer tick: account time, maybe ask to reschedule. */
 void scheduler_tick(void);
 struct task_struct *find_task_by_pid(pid_t pid);

@@ -2,12 +2,13 @@
  * kernel/sched/core.c: choosing who runs.
  *
  * Round robin: runnable tasks wait on run_queue in FIFO order, one queue
- * for all CPUs; each CPU's tick gives its task a slice of one tick before
- * need_resched is set. Each CPU has an idle task (pid 0: init_task on the
- * boot CPU, fork_idle's on the others) that runs only when the queue is
- * empty and halts until an interrupt; a CPU that queues a task wakes a
- * halted one with a reschedule IPI. need_resched is acted on when a task returns to user
- * mode (exit_to_user_mode) or sleeps, and with preempt=full also in the
+ * for all CPUs; a CPU takes the first task allowed on it (cpus_allowed,
+ * sched_setaffinity). Each CPU's tick gives its task a slice of one tick
+ * before need_resched is set. Each CPU has an idle task (pid 0: init_task
+ * on the boot CPU, fork_idle's on the others) that runs only when nothing
+ * queued may run there and halts until an interrupt; a CPU that queues a
+ * task wakes a halted one with a reschedule IPI. need_resched is acted on
+ * when a task returns to user mode (exit_to_user_mode) or sleeps, and with preempt=full also in the
  * kernel, wherever <kernel/preempt.h> allows it: a preempted task goes to
  * the back of the queue whatever its state says, since it may have set
  * TASK_INTERRUPTIBLE and not yet reached its own schedule() call.
@@ -53,6 +54,7 @@ static struct signal_struct init_signals = {
 struct task_struct init_task = {
 	.state = TASK_RUNNING,
 	.on_cpu = 1,
+	.cpus_allowed = ~0UL,
 	.pid = 0,
 	.comm = "swapper",
 	.group_leader = &init_task,
@@ -150,13 +152,14 @@ void sched_init(void)
  * idling flag is set before the CPU looks at the queue, and read here
  * after the task is on it: one of the two sees the other. The kicker
  * clears it, so the next task queued wakes another CPU. */
-static void kick_idle_cpu(void)
+static void kick_idle_cpu(unsigned long allowed)
 {
 	int cpu, me = smp_processor_id();
 
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	for_each_online_cpu(cpu)
-		if (cpu != me && cpu_data[cpu].idling &&
+		if (cpu != me && (allowed & (1UL << cpu)) &&
+		    cpu_data[cpu].idling &&
 		    __atomic_exchange_n(&cpu_data[cpu].idling, false,
 					__ATOMIC_SEQ_CST)) {
 			smp_send_reschedule(cpu);
@@ -169,7 +172,7 @@ static void enqueue(struct task_struct *t)
 {
 	if (list_empty(&t->run_list)) {
 		list_add_tail(&t->run_list, &run_queue);
-		kick_idle_cpu();
+		kick_idle_cpu(t->cpus_allowed);
 	}
 }
 
@@ -196,15 +199,47 @@ void wait_task_inactive(struct task_struct *t)
 		cpu_relax();
 }
 
+/* The first queued task allowed here (rq_lock held), or NULL. */
+static struct task_struct *first_runnable_here(void)
+{
+	unsigned long me = 1UL << smp_processor_id();
+	struct task_struct *t;
+
+	list_for_each_entry(t, &run_queue, run_list)
+		if (t->cpus_allowed & me)
+			return t;
+	return NULL;
+}
+
 static struct task_struct *pick_next_task(void)
 {
-	struct task_struct *next;
+	struct task_struct *next = first_runnable_here();
 
-	if (list_empty(&run_queue))
+	if (!next)
 		return this_cpu()->idle;
-	next = list_first_entry(&run_queue, struct task_struct, run_list);
 	list_del_init(&next->run_list);
 	return next;
+}
+
+void set_cpus_allowed(struct task_struct *t, unsigned long mask)
+{
+	unsigned long flags;
+	int cpu;
+
+	spin_lock_irqsave(&rq_lock, flags);
+	t->cpus_allowed = mask;
+	cpu = t->cpu;
+	if (t->on_cpu && !(mask & (1UL << cpu))) {
+		/* Switched out at its next preemption point, then queued
+		 * for a CPU it may use. */
+		if (cpu == smp_processor_id())
+			set_need_resched(true);
+		else
+			smp_send_reschedule(cpu);
+	} else if (!list_empty(&t->run_list)) {
+		kick_idle_cpu(mask);
+	}
+	spin_unlock_irqrestore(&rq_lock, flags);
 }
 
 static void switch_fpu_and_stack(struct task_struct *prev,
@@ -386,8 +421,25 @@ void scheduler_tick(void)
 	struct task_struct *t = current;
 
 	t->utime_ticks++;
+	if (is_idle_task(t))
+		this_cpu()->idle_ticks++;
+	else
+		this_cpu()->busy_ticks++;
 	if (!list_empty(&run_queue) || is_idle_task(t))
 		set_need_resched(true);
+}
+
+/* Is a task queued that may run here? (Interrupts are off.) */
+static bool runnable_here(void)
+{
+	bool any;
+
+	if (list_empty(&run_queue))
+		return false;
+	spin_lock(&rq_lock);
+	any = first_runnable_here() != NULL;
+	spin_unlock(&rq_lock);
+	return any;
 }
 
 /* pid 0: run whatever is runnable, else halt until an interrupt. */
@@ -400,7 +452,7 @@ __noreturn void cpu_idle(void)
 		local_irq_disable();
 		cpu->idling = true;
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);	/* kick_idle_cpu */
-		if (list_empty(&run_queue) && !need_resched()) {
+		if (!need_resched() && !runnable_here()) {
 			/* sti; hlt is atomic: no wake-up slips in between */
 			__asm__ volatile("sti; hlt" ::: "memory");
 			cpu->idling = false;

@@ -6,12 +6,16 @@
  *   own APIC ID;
  * - sysconf(_SC_NPROCESSORS_ONLN) says N (musl counts the bits of
  *   sched_getaffinity's mask);
+ * - pinned to each CPU in turn (sched_setaffinity to that one), the
+ *   process finds itself there (sched_getcpu, and field 39 of
+ *   /proc/self/stat), and getaffinity gives back that one CPU;
  * - with "-p": N busy processes, started together, are each seen on a CPU
  *   (sched_getcpu) and between them on N different CPUs within a few
  *   seconds, which a scheduler that runs everything on one CPU fails.
  * The same verdicts on the host, given its CPU count.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -51,6 +55,57 @@ static void check_cpuinfo(int want)
 			distinct &= apic[i] != apic[j];
 	ok(napic == n && distinct, "each with an APIC ID of its own (%d of %d)",
 	   napic, n);
+}
+
+/* Field 39 of /proc/self/stat: the CPU it last ran on. */
+static int stat_processor(void)
+{
+	char buf[1024], *p;
+	FILE *f = fopen("/proc/self/stat", "r");
+	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	int field = 3;
+
+	if (f)
+		fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');	/* the name may hold spaces */
+	if (!p)
+		return -1;
+	for (p += 2; *p && field < 39; p++)
+		if (*p == ' ')
+			field++;
+	return *p ? atoi(p) : -1;
+}
+
+static void check_pinning(int want)
+{
+	int where_ok = 0, stat_ok = 0, mask_ok = 0;
+	cpu_set_t set;
+
+	for (int cpu = 0; cpu < want; cpu++) {
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			continue;
+		sched_yield();	/* off a CPU it may no longer use */
+		where_ok += sched_getcpu() == cpu;
+		stat_ok += stat_processor() == cpu;
+		CPU_ZERO(&set);
+		sched_getaffinity(0, sizeof(set), &set);
+		mask_ok += CPU_COUNT(&set) == 1 && CPU_ISSET(cpu, &set);
+	}
+	is_int(where_ok, want, "pinned to each of %d CPUs, it runs there",
+	       want);
+	is_int(stat_ok, want, "... and /proc/self/stat's processor says so");
+	is_int(mask_ok, want, "... and getaffinity gives that one CPU back");
+	CPU_ZERO(&set);
+	CPU_SET(want, &set);	/* no such CPU */
+	ok(sched_setaffinity(0, sizeof(set), &set) == -1 && errno == EINVAL,
+	   "a mask of no online CPU is EINVAL");
+	CPU_ZERO(&set);
+	for (int cpu = 0; cpu < want; cpu++)
+		CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
 }
 
 /* A child spins and writes each CPU it finds itself on to the pipe,
@@ -125,6 +180,7 @@ int main(int argc, char **argv)
 	check_cpuinfo(want);
 	is_long(sysconf(_SC_NPROCESSORS_ONLN), want,
 		"sysconf(_SC_NPROCESSORS_ONLN) is %d", want);
+	check_pinning(want);
 	if (place)
 		check_placement(want);
 	return done_testing();
