@@ -93,11 +93,14 @@ SYSCALL_DEFINE2(capget, struct cap_user_header __user *, header,
 		return -EFAULT;
 	if (pid < 0)
 		return -EINVAL;
+	lock_tasklist();	/* read t before it can be reaped */
 	if (pid && pid != current->pid)
 		t = find_task_by_pid(pid);
+	if (t)
+		task_caps(t, d);
+	unlock_tasklist();
 	if (!t)
 		return -ESRCH;
-	task_caps(t, d);
 	if (copy_to_user(dataptr, d, words * sizeof(d[0])))
 		return -EFAULT;
 	return 0;

@@ -387,15 +387,24 @@ SYSCALL_DEFINE2(set_robust_list, void __user *, head, size_t, len)
 SYSCALL_DEFINE3(get_robust_list, int, pid, unsigned long __user *, head_ptr,
 		size_t __user *, len_ptr)
 {
-	struct task_struct *t = pid ? find_task_by_pid(pid) : current;
+	struct task_struct *t;
+	unsigned long head = 0;
+	int err = 0;
 
+	lock_tasklist();	/* read t before it can be reaped */
+	t = pid ? find_task_by_pid(pid) : current;
 	if (!t || t->exit_state)
-		return -ESRCH;
-	if (t != current && current->cred.euid &&
-	    current->cred.euid != t->cred.uid)
-		return -EPERM;
+		err = -ESRCH;
+	else if (t != current && current->cred.euid &&
+		 current->cred.euid != t->cred.uid)
+		err = -EPERM;
+	else
+		head = t->robust_list;
+	unlock_tasklist();
+	if (err)
+		return err;
 	if (put_user((size_t)ROBUST_LIST_HEAD_SIZE, len_ptr) ||
-	    put_user(t->robust_list, head_ptr))
+	    put_user(head, head_ptr))
 		return -EFAULT;
 	return 0;
 }

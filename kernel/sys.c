@@ -167,9 +167,14 @@ SYSCALL_DEFINE0(setsid)
 
 SYSCALL_DEFINE1(getsid, pid_t, pid)
 {
-	struct task_struct *t = pid ? find_task_by_pid(pid) : current;
+	struct task_struct *t;
+	pid_t sid;
 
-	return t ? t->sid : -ESRCH;
+	lock_tasklist();	/* t cannot be reaped on another CPU meanwhile */
+	t = pid ? find_task_by_pid(pid) : current;
+	sid = t ? t->sid : -ESRCH;
+	unlock_tasklist();
+	return sid;
 }
 
 struct new_utsname {
@@ -235,15 +240,18 @@ SYSCALL_DEFINE2(setrlimit, unsigned int, res, const struct rlimit __user *,
 SYSCALL_DEFINE4(prlimit64, pid_t, pid, unsigned int, res,
 		const struct rlimit __user *, nrl, struct rlimit __user *, orl)
 {
-	struct task_struct *t = pid ? find_task_by_pid(pid) : current;
+	struct task_struct *t;
 	struct rlimit new, old;
 	int err;
 
-	if (!t)
-		return -ESRCH;
+	/* The copy first: t is found and changed under the tasklist lock,
+	 * where nothing may fault. */
 	if (nrl && copy_from_user(&new, nrl, sizeof(new)))
 		return -EFAULT;
-	err = do_prlimit(t, res, nrl ? &new : NULL, &old);
+	lock_tasklist();
+	t = pid ? find_task_by_pid(pid) : current;
+	err = t ? do_prlimit(t, res, nrl ? &new : NULL, &old) : -ESRCH;
+	unlock_tasklist();
 	if (!err && orl && copy_to_user(orl, &old, sizeof(old)))
 		return -EFAULT;
 	return err;

@@ -417,16 +417,29 @@ static const struct inode_operations proc_self_inode_operations = {
 	.get_link = simple_get_link,
 };
 
+bool get_task_ids(pid_t pid, struct task_ids *ids)
+{
+	struct task_struct *t;
+
+	lock_tasklist();
+	t = pid > 0 ? find_task_by_pid(pid) : NULL;
+	if (t)
+		*ids = (struct task_ids){ t->pid, t->tgid, t->cred.euid,
+					  t->cred.egid };
+	unlock_tasklist();
+	return t != NULL;
+}
+
 static struct inode *proc_pid_inode(struct super_block *sb,
-				    struct task_struct *t, int index)
+				    const struct task_ids *t, int index)
 {
 	struct inode *inode = new_inode(sb);
 
 	if (!inode)
 		return NULL;
 	inode->i_ino = PID_INO_BASE + (unsigned long)t->pid * 8 + index;
-	inode->i_uid = t->cred.euid;
-	inode->i_gid = t->cred.egid;
+	inode->i_uid = t->uid;
+	inode->i_gid = t->gid;
 	if (index == 0) {
 		inode->i_mode = S_IFDIR | 0555;
 		inode->i_nlink = 2;
@@ -468,15 +481,15 @@ static const struct file_operations proc_task_dir_operations;
 
 /* The directory of t's threads (t: any of them). */
 static struct inode *proc_task_dir_inode(struct super_block *sb,
-					 struct task_struct *t)
+					 const struct task_ids *t)
 {
 	struct inode *inode = new_inode(sb);
 
 	if (!inode)
 		return NULL;
 	inode->i_ino = PID_INO_BASE + (unsigned long)t->tgid * 8 + TASK_INDEX;
-	inode->i_uid = t->cred.euid;
-	inode->i_gid = t->cred.egid;
+	inode->i_uid = t->uid;
+	inode->i_gid = t->gid;
 	inode->i_mode = S_IFDIR | 0555;
 	inode->i_nlink = 2;
 	inode->i_op = &proc_task_dir_inode_operations;
@@ -489,13 +502,12 @@ static struct dentry *proc_task_lookup(struct inode *dir, struct dentry *dentry,
 				       unsigned int flags)
 {
 	long tid = proc_name_to_number(dentry->d_name.name, dentry->d_name.len);
-	struct task_struct *t = find_task_by_pid(max(tid, 0L));
-
+	struct task_ids t;
 	struct inode *inode;
 
-	if (!t || t->tgid != inode_pid(dir))
+	if (!get_task_ids(max(tid, 0L), &t) || t.tgid != inode_pid(dir))
 		return ERR_PTR(-ENOENT);
-	inode = proc_pid_inode(dir->i_sb, t, 0);
+	inode = proc_pid_inode(dir->i_sb, &t, 0);
 	if (inode)
 		inode->i_private = TASK_TID_DIR;
 	return proc_instantiate(dentry, inode);
@@ -553,23 +565,23 @@ static struct dentry *proc_pid_dir_lookup(struct inode *dir,
 					  struct dentry *dentry,
 					  unsigned int flags)
 {
-	struct task_struct *t = find_task_by_pid(inode_pid(dir));
+	struct task_ids t;
 
-	if (!t)
+	if (!get_task_ids(inode_pid(dir), &t))
 		return ERR_PTR(-ENOENT);
 	for (int i = 0; i < (int)ARRAY_SIZE(pid_entries); i++)
 		if (strlen(pid_entries[i].name) == dentry->d_name.len &&
 		    !memcmp(pid_entries[i].name, dentry->d_name.name,
 			    dentry->d_name.len))
 			return proc_instantiate(dentry,
-				proc_pid_inode(dir->i_sb, t, i + 1));
+				proc_pid_inode(dir->i_sb, &t, i + 1));
 	if (dentry->d_name.len == 2 && !memcmp(dentry->d_name.name, "fd", 2))
-		return proc_instantiate(dentry, proc_fd_dir_inode(dir->i_sb, t,
+		return proc_instantiate(dentry, proc_fd_dir_inode(dir->i_sb, &t,
 							dir->i_ino + FD_INDEX));
 	if (dentry->d_name.len == 4 && !memcmp(dentry->d_name.name, "task", 4) &&
 	    !dir_is_thread(dir))
 		return proc_instantiate(dentry, proc_task_dir_inode(dir->i_sb,
-								    t));
+								    &t));
 	return ERR_PTR(-ENOENT);
 }
 
@@ -640,14 +652,13 @@ struct dentry *proc_pid_lookup(struct inode *dir, struct dentry *dentry)
 {
 	const char *name = dentry->d_name.name;
 	unsigned int len = dentry->d_name.len;
-	struct task_struct *t;
+	struct task_ids t;
 
 	if (len == 4 && !memcmp(name, "self", 4))
 		return proc_instantiate(dentry, proc_self_inode(dir->i_sb));
-	t = find_task_by_pid(max(proc_name_to_number(name, len), 0L));
-	if (!t || !t->pid)
+	if (!get_task_ids(max(proc_name_to_number(name, len), 0L), &t))
 		return NULL;
-	return proc_instantiate(dentry, proc_pid_inode(dir->i_sb, t, 0));
+	return proc_instantiate(dentry, proc_pid_inode(dir->i_sb, &t, 0));
 }
 
 /*

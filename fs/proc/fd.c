@@ -103,8 +103,8 @@ static struct inode *proc_fd_link_inode(struct super_block *sb, pid_t pid,
 	return inode;
 }
 
-struct inode *proc_fd_dir_inode(struct super_block *sb, struct task_struct *t,
-				unsigned long ino)
+struct inode *proc_fd_dir_inode(struct super_block *sb,
+				const struct task_ids *t, unsigned long ino)
 {
 	struct inode *inode = new_inode(sb);
 
@@ -112,8 +112,8 @@ struct inode *proc_fd_dir_inode(struct super_block *sb, struct task_struct *t,
 		return NULL;
 	inode->i_ino = ino;
 	inode->i_mode = S_IFDIR | 0500;
-	inode->i_uid = t->cred.euid;
-	inode->i_gid = t->cred.egid;
+	inode->i_uid = t->uid;
+	inode->i_gid = t->gid;
 	inode->i_nlink = 2;
 	inode->i_private = (void *)(long)t->pid;
 	inode->i_op = &proc_fd_dir_inode_operations;

@@ -45,7 +45,18 @@ int proc_seq_release(struct inode *inode, struct file *file);
 struct dentry *proc_pid_lookup(struct inode *dir, struct dentry *dentry);
 /* fs/proc/fd.c: the inode of /proc/PID/fd, number ino. */
 struct task_struct;
-struct inode *proc_fd_dir_inode(struct super_block *sb, struct task_struct *t,
+/* What an inode of /proc/PID needs of its task, read under the tasklist
+ * lock (base.c: get_task_ids): the inode's allocation may sleep, and the
+ * task be reaped on another CPU meanwhile. */
+struct task_ids {
+	pid_t pid, tgid;
+	uid_t uid;
+	gid_t gid;
+};
+
+bool get_task_ids(pid_t pid, struct task_ids *ids);
+struct inode *proc_fd_dir_inode(struct super_block *sb,
+				const struct task_ids *t,
 				unsigned long ino);
 void proc_pid_readdir(struct dir_context *ctx);
 
