@@ -68,16 +68,15 @@ static void khungtaskd(void *unused)
 
 	for (;;) {
 		struct task_struct *t;
-		unsigned long flags;
 		bool reported = false;
 
 		while (schedule_timeout_interruptible(interval))
 			;
-		flags = local_irq_save();	/* the task list holds still */
+		lock_tasklist();	/* the task list holds still */
 		list_for_each_entry(t, &task_list, tasks)
 			if (t != current && check_task(t))
 				reported = true;
-		local_irq_restore(flags);
+		unlock_tasklist();
 		/* Most sleeps that last are waits for I/O: what do the disks
 		 * hold? (Their lines come before the dump of every task.) */
 		if (reported)

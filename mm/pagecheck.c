@@ -60,15 +60,30 @@ static unsigned long count_ptes(pte_t *table, int level, int entries)
 	return n;
 }
 
+/* Each mm once, though threads (and a vfork child) share one: the mms
+ * counted so far (at most one per task; the other CPUs are parked, so
+ * the array is ours). */
+static struct mm_struct *audited[KSTACK_SLOTS];
+
+static bool audited_before(struct mm_struct *mm, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (audited[i] == mm)
+			return true;
+	return false;
+}
+
 static void audit_ptes(struct page_audit *a)
 {
 	struct task_struct *t;
+	int n = 0;
 
-	/* One thread per mm in pagelab: each task's mm is its own. */
-	list_for_each_entry(t, &task_list, tasks)
-		if (t->mm)
-			a->user_ptes += count_ptes(t->mm->pgd, 4,
-						   PTRS_PER_TABLE / 2);
+	list_for_each_entry(t, &task_list, tasks) {
+		if (!t->mm || audited_before(t->mm, n) || n == KSTACK_SLOTS)
+			continue;
+		audited[n++] = t->mm;
+		a->user_ptes += count_ptes(t->mm->pgd, 4, PTRS_PER_TABLE / 2);
+	}
 }
 
 static void audit_pages(struct page_audit *a)

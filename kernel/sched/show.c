@@ -30,6 +30,7 @@
 #include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
+#include <kernel/time.h>
 #include <asm/processor.h>
 
 extern char __sched_text_start[], __sched_text_end[];	/* kernel.ld.S */
@@ -72,6 +73,12 @@ void show_task_stack(struct task_struct *t)
 		dump_stack();
 		return;
 	}
+	/* Running on another CPU: its saved frame is stale, and its
+	 * stack changes under us. */
+	if (READ_ONCE(t->on_cpu)) {
+		printk(KERN_INFO " (running on CPU %d)\n", t->cpu);
+		return;
+	}
 	saved_frame(t, &rip, &rbp);
 	show_trace(rip, rbp);
 }
@@ -91,7 +98,8 @@ unsigned long get_wchan(struct task_struct *t)
 {
 	unsigned long rip, rbp, wchan = 0;
 
-	if (t == current || t->state == TASK_RUNNING || t->exit_state)
+	if (t == current || t->state == TASK_RUNNING || t->exit_state ||
+	    READ_ONCE(t->on_cpu))
 		return 0;
 	saved_frame(t, &rip, &rbp);
 	walk_stack(rip, rbp, find_wchan, &wchan);
@@ -120,13 +128,29 @@ void sched_show_task(struct task_struct *t)
  * such as the test harness knows it has all of it). Shown whatever
  * loglevel= says: it was asked for (Linux's sysrq does the same).
  */
+/* The tasklist lock within ns nanoseconds (interrupts are off), or not. */
+static bool tasklist_trylock_for(u64 ns)
+{
+	u64 start = ktime_get_ns();
+
+	while (!spin_trylock(&tasklist_lock))
+		if (ktime_get_ns() - start > ns)
+			return false;
+	return true;
+}
+
 void show_state(void)
 {
 	struct task_struct *t;
 	int n = 1, saved = console_loglevel;
-	unsigned long flags = local_irq_save();	/* the task list holds still */
+	unsigned long flags = local_irq_save();
+	bool locked = tasklist_trylock_for(NSEC_PER_SEC);
 
 	console_loglevel = max(saved, CONSOLE_LOGLEVEL_DEFAULT);
+	if (!locked)	/* a deadlock may be what we are asked to show */
+		printk(KERN_INFO "task dump: the tasklist lock is held "
+		       "elsewhere for a second; the list may change as we "
+		       "walk it\n");
 	list_for_each_entry(t, &task_list, tasks)
 		n++;
 	printk(KERN_INFO "task dump: %d tasks\n", n);
@@ -135,5 +159,7 @@ void show_state(void)
 		sched_show_task(t);
 	printk(KERN_INFO "task dump: end\n");
 	console_loglevel = saved;
+	if (locked)
+		spin_unlock(&tasklist_lock);
 	local_irq_restore(flags);
 }
