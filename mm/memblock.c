@@ -9,7 +9,9 @@
  */
 #include <mm/memblock.h>
 #include <mm/gfp.h>
+#include <kernel/bootinfo.h>
 #include <kernel/panic.h>
+#include <kernel/printk.h>
 #include <kernel/string.h>
 
 #define EARLY_MAP_LIMIT (1UL << 30)
@@ -21,13 +23,33 @@ struct memblock_type {
 
 static struct memblock_type memory, reserved;
 
-/* Insert keeping the array sorted by base; merging is not needed. */
+/* A range that ends where the next begins grows into it: early page
+ * tables come one page at a time, each just below the last. */
+static bool memblock_merge(struct memblock_type *t, phys_addr_t base,
+			   phys_addr_t size)
+{
+	for (int i = 0; i < t->cnt; i++) {
+		if (t->r[i].base == base + size) {
+			t->r[i].base = base;
+			t->r[i].size += size;
+			return true;
+		}
+		if (t->r[i].base + t->r[i].size == base) {
+			t->r[i].size += size;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Insert keeping the array sorted by base (a merge keeps it sorted: the
+ * ranges do not overlap). */
 static void memblock_insert(struct memblock_type *t, phys_addr_t base,
 			    phys_addr_t size)
 {
 	int i;
 
-	if (!size)
+	if (!size || memblock_merge(t, base, size))
 		return;
 	if (t->cnt == MEMBLOCK_MAX_REGIONS)
 		panic("memblock: more than %d regions", MEMBLOCK_MAX_REGIONS);
@@ -52,8 +74,10 @@ void memblock_reserve(phys_addr_t base, phys_addr_t size)
 	memblock_insert(&reserved, base, size);
 }
 
-/* End of the first reserved range overlapping [base, end), or 0. */
-static phys_addr_t reserved_overlap(phys_addr_t base, phys_addr_t end)
+/* Does a reserved range overlap [base, end)? *start: the first one's
+ * start (which may be 0: the BIOS area is reserved from address 0). */
+static bool reserved_overlap(phys_addr_t base, phys_addr_t end,
+			     phys_addr_t *start)
 {
 	int i;
 
@@ -61,10 +85,36 @@ static phys_addr_t reserved_overlap(phys_addr_t base, phys_addr_t end)
 		phys_addr_t rb = reserved.r[i].base;
 		phys_addr_t re = rb + reserved.r[i].size;
 
-		if (rb < end && re > base)
-			return rb;
+		if (rb < end && re > base) {
+			*start = rb;
+			return true;
+		}
 	}
-	return 0;
+	return false;
+}
+
+/*
+ * Out of memory before the page allocator even runs: the boot modules
+ * (the initramfs) took what the page tables needed. Say how much the
+ * machine would need, as fs/init.c does when the initramfs cannot be
+ * unpacked: what is held now, the initramfs again (it is unpacked into
+ * ramfs), and a working set.
+ */
+static __noreturn void memblock_oom(phys_addr_t size)
+{
+	unsigned long mod_kib = 0, ram_kib = memblock_total_ram() >> 10;
+	unsigned long held_kib = memblock_reserved_size() >> 10;
+	unsigned long work_kib = 4096;
+
+	for (int i = 0; i < boot_info.nr_modules; i++)
+		mod_kib += (boot_info.modules[i].end -
+			    boot_info.modules[i].start + 1023) >> 10;
+	printk(KERN_EMERG "pagelab needs at least %lu MiB; this machine has "
+	       "%lu MiB (the kernel and boot modules hold %lu KiB, and no "
+	       "%lu bytes are left for the kernel's page tables)\n",
+	       (held_kib + mod_kib + work_kib + 1023) / 1024,
+	       (ram_kib + 1023) / 1024, held_kib, (unsigned long)size);
+	panic("not enough memory to boot: give QEMU more (-m)");
 }
 
 phys_addr_t memblock_alloc(phys_addr_t size, phys_addr_t align)
@@ -81,9 +131,9 @@ phys_addr_t memblock_alloc(phys_addr_t size, phys_addr_t align)
 			continue;
 		cand = ALIGN_DOWN(hi - size, align);
 		while (cand >= lo) {
-			phys_addr_t clash = reserved_overlap(cand, cand + size);
+			phys_addr_t clash;
 
-			if (!clash) {
+			if (!reserved_overlap(cand, cand + size, &clash)) {
 				memblock_reserve(cand, size);
 				memset(phys_to_virt(cand), 0, size);
 				return cand;
@@ -93,7 +143,7 @@ phys_addr_t memblock_alloc(phys_addr_t size, phys_addr_t align)
 			cand = ALIGN_DOWN(clash - size, align);
 		}
 	}
-	panic("memblock: out of memory allocating %lu bytes", size);
+	memblock_oom(size);
 }
 
 phys_addr_t memblock_end_of_ram(void)
