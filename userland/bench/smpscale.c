@@ -37,7 +37,7 @@
  *
  * Usage: smpscale WORKERS [FAULT_MIB [ROUNDS [READ_MIB [PASSES [MLOOPS]]]]]
  *   (defaults: 1 worker; per worker, 8 rounds of 32 MiB faulted, a
- *   16 MiB file read 32 times, and 400 million loops of arithmetic)
+ *   16 MiB file read 32 times, and 200 million loops of arithmetic)
  * Files smpscale.I.dat in the current directory, removed at the end.
  */
 #define _GNU_SOURCE
@@ -282,7 +282,7 @@ static void parse(int argc, char **argv, struct params *p)
 	p->fault_rounds = argc > 3 ? atoi(argv[3]) : 8;
 	p->read_mib = argc > 4 ? atol(argv[4]) : 16;
 	p->read_passes = argc > 5 ? atoi(argv[5]) : 32;
-	p->cpu_loops = (argc > 6 ? atol(argv[6]) : 400) * 1000000L;
+	p->cpu_loops = (argc > 6 ? atol(argv[6]) : 200) * 1000000L;
 	must(p->workers > 0 && p->workers <= MAX_WORKERS &&
 	     p->fault_mib > 0 && p->fault_rounds > 0 && p->read_mib > 0 &&
 	     p->read_passes > 0 && p->cpu_loops > 0, "smpscale: usage: "
