@@ -17,6 +17,7 @@
 #                   attach with gdb -x build/gdbinit (DEBUG=1: built -Og,
 #                   so locals print; any target takes DEBUG=1)
 #   make bench      benchmarks (never part of make test)
+#   make bench-smp  only bench's several-CPU table (SMP=N CPUs against one)
 #   make dist       build/pagelab-VERSION.tar.gz (works without git);
 #                   STUDENT=1: the first lab's tree, for students
 #   make docs       doc/truncate-sequences.svg (scripts/trace-diagram)
@@ -71,7 +72,7 @@ UDYN := $(foreach c,$(wildcard userland/dynamic/*.c),$(patsubst userland/dynamic
 UDCFLAGS := $(filter-out -static -Iuserland/include -idirafter include,$(UCFLAGS))
 USERLAND := $(UBIN) $(UTESTS) $(UBENCH) $(UDYN)
 
-.PHONY: all kernel userland images run run-iso iso test grade lab handin autograder gdb bench stress dist docs deps clean check-deps FORCE
+.PHONY: all kernel userland images run run-iso iso test grade lab handin autograder gdb bench bench-smp stress dist docs deps clean check-deps FORCE
 FORCE:
 all: kernel userland $(B)/initramfs.cpio images
 
@@ -239,6 +240,12 @@ grade: check-deps
 bench: check-deps
 	@$(MAKE) --no-print-directory all
 	scripts/bench
+
+# Only the several-CPU table (bench.list's smp lines): SMP=N CPUs against
+# one (default 2).
+bench-smp: check-deps
+	@$(MAKE) --no-print-directory all
+	$(if $(SMP),BENCH_SMP=$(SMP) )scripts/bench '^smp '
 
 # make docs: doc/truncate-sequences.svg, the old and the new truncate
 # sequence side by side (scripts/trace-diagram over a traced ftruncate of
