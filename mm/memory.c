@@ -300,10 +300,21 @@ static void check_stale_pte(struct vm_area_struct *vma, pte_t *pte,
 static int wp_page_shared(struct vm_area_struct *vma, pte_t *pte,
 			  unsigned long address)
 {
-	struct page *page = pte_page(*pte);
+	pte_t entry = READ_ONCE(*pte);
+	struct page *page = pte_page(entry);
 	int ret;
 
-	get_page(page);
+	/* Truncate's unmap takes no page_table_lock: on another CPU it may
+	 * have cleared this PTE since __handle_mm_fault looked (pte_page
+	 * of 0 is pfn 0) and dropped the page's last reference. Take one
+	 * only if the page still has one and this PTE still maps it; else
+	 * the store faults again and finds what is there now. */
+	if (!(entry & _PAGE_PRESENT) || !get_page_unless_zero(page))
+		return 0;
+	if (!pte_maps(pte, page)) {
+		put_page(page);
+		return 0;
+	}
 	ret = do_page_mkwrite(vma, page, address);
 	if (ret & VM_FAULT_LOCKED) {
 		spin_lock(&vma->vm_mm->page_table_lock);

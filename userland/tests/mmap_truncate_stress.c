@@ -1,0 +1,840 @@
+/*
+ * mmap_truncate_stress: one task shrinks and grows a file while the others
+ * store, load and fault through shared mappings of it, with no race window
+ * held open (/proc/fail/delay is not used): the truncate races as they
+ * come, on several CPUs or under preemption (tests/races.list).
+ *
+ *   mmap_truncate_stress [-s SEED] [-w WORKERS] [-p] [-a] [-x]
+ *                        [-n PAGES] [-i OPS] [-T SECONDS] [-c EVERY]
+ *
+ * -w workers (3) run beside the truncator, as threads of one process, or
+ * with -p as processes (each its own mm); -a pins each to a CPU of its
+ * own. The run stops after -i size changes (100000) or -T seconds of the
+ * machine's time (3), whichever comes first, or at the first violation.
+ * The seed (printed first; default from the clock) fixes the truncator's
+ * sizes and each worker's choices; only the interleaving is the
+ * machine's.
+ *
+ * The model. The file is -n pages (4); every 8-byte word of it, and of
+ * one page past it, has one owner: worker w % (WORKERS + 1), the last
+ * being the truncator, which grows the file with pwrite into its own
+ * words. So a word holds its owner's last store, or zero (cut off by a
+ * truncate, or never file data), never anyone else's bytes. The truncator
+ * logs each size change k (its new size) and bumps a sequence number to
+ * 2k+1 before the call and 2k+2 after it; a worker reads the sequence
+ * before and after each access, so when both reads agree and are even,
+ * the file's size was stable across the access and known. Then:
+ *   - an access to a page past EOF must be SIGBUS, one inside EOF's page
+ *     must not (a page left mapped past EOF; a fault refused in the file);
+ *   - a load must see what the model allows: the worker's last store, or
+ *     zero where a truncate cut it off or (pagelab) a growth passed over
+ *     a store made past EOF (stale bytes of a page truncated meanwhile);
+ *   - every few hundred size changes a checkpoint: the file grows to its
+ *     full size, the workers park with their mappings unmapped, every
+ *     byte is checked in the page cache (pread), then after fsync and
+ *     drop_caches from the disk, which must agree (a store that landed
+ *     in a block that was never allocated is lost there: the 2009
+ *     page_mkwrite bug); msync and fsync must never fail.
+ * A store whose access was not stable may have landed or been cut: the
+ * model allows its value or zero until a later cut decides.
+ *
+ * One finding is counted apart (a violation only with -x): bytes stored
+ * past EOF that reach the disk although the growth over them zeroed
+ * them in the page cache (disk_differs says how; a pagelab bug, open).
+ *
+ * On Linux (no /proc/sys/vm/pagecache_isize_extended) a store past EOF
+ * may become file data when the file grows (Linux zeroes it only when
+ * blocks are smaller than pages): the model then allows both. The first
+ * violation stops the run and prints what was seen, the word's last
+ * store, the last size changes and the time to it.
+ *
+ * Roadmap: main -> setup, start_workers, truncator (size_change, pick_cut,
+ * pick_growth, pwrite_growth, do_checkpoint), report. worker ->
+ * worker_store, worker_eof_burst, load_at, worker_fresh_load,
+ * worker_pread, worker_msync, park; judge_access, allowed and word_fits
+ * apply the model.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "tap.h"
+
+#define NAME "truncate_stress.dat"
+#define PAGE 4096L
+#define MAX_WORKERS 8
+#define COUNT(x) __atomic_add_fetch(&sh->x, 1, __ATOMIC_RELAXED)
+
+enum kind { SIGBUS_RULE, STALE, CHECKPOINT, SYNC_ERR, NR_KINDS };
+static const char *const kind_names[NR_KINDS] = {
+	"SIGBUS rule", "stale or lost bytes", "checkpoint", "msync/fsync",
+};
+
+/* A word's last store: its value, and the sequence around it. */
+struct rec {
+	uint64_t v;	/* 0: nothing stored since the last checkpoint */
+	long s1, s2;
+};
+
+/* Everything the tasks share, in one MAP_SHARED|MAP_ANONYMOUS region. */
+struct shared {
+	volatile long seq;
+	volatile int stop, pause, parked, failed;
+	long stores, loads, sigbus, msyncs, fresh, post_eof_on_disk;
+	long violations[NR_KINDS];
+	double fail_time;
+	long max_ops;
+	long *sizes;		/* sizes[k]: the size op k set */
+	struct rec *recs;	/* one per word of the mapping */
+};
+
+static struct shared *sh;
+static long full, map_len, blocksize, nworkers;
+static int strict, use_procs, pin, x_strict;
+static unsigned long seed;
+static double t0;
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static uint64_t rnd(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* A store value whose 8 bytes are all non-zero: zero means "cut off". */
+static uint64_t word_value(uint64_t c)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v |= (uint64_t)(0x80 | ((c >> (7 * i)) & 0x7f)) << (8 * i);
+	return v;
+}
+
+static long page_up(long x)
+{
+	return (x + PAGE - 1) & ~(PAGE - 1);
+}
+
+/* The size after the operations a stable sequence number s counts. */
+static long size_at(long s)
+{
+	return s == 0 ? full : sh->sizes[s / 2 - 1];
+}
+
+static int owner_of(long off)
+{
+	return (off / 8) % (nworkers + 1);
+}
+
+/* ---- the model ---- */
+
+/* Which of v's byte and zero byte b may hold at stable sequence at. */
+enum { ALLOW_ZERO = 1, ALLOW_V = 2 };
+
+static int allowed(const struct rec *r, long b, long at)
+{
+	int stable = r->s1 == r->s2 && !(r->s1 & 1);
+	int past_eof = stable && b >= size_at(r->s1);
+	int allow = stable && !past_eof ? ALLOW_V : ALLOW_V | ALLOW_ZERO;
+	long k;
+
+	if (!r->v)
+		return ALLOW_ZERO;
+	/* The size changes begun after the store's second look. */
+	for (k = stable ? r->s2 / 2 : (r->s2 + 1) / 2; k < at / 2; k++) {
+		long prev = k ? sh->sizes[k - 1] : full, t = sh->sizes[k];
+
+		if (!past_eof && t <= b && (stable || t < prev))
+			return ALLOW_ZERO;		/* cut off */
+		if (past_eof && t < prev)
+			return ALLOW_ZERO;		/* cut: dropped or zeroed */
+		if (past_eof && t > b) {
+			if (strict)	/* pagecache_isize_extended zeroes it */
+				return ALLOW_ZERO;
+			past_eof = 0;	/* Linux: maybe file data now */
+		}
+	}
+	return allow;
+}
+
+/* Does 8-byte word w (read at stable sequence at) fit the model? */
+static int word_fits(const struct rec *r, long off, uint64_t got, long at)
+{
+	for (int i = 0; i < 8; i++) {
+		int a = allowed(r, off + i, at);
+		unsigned char g = got >> (8 * i), v = r->v >> (8 * i);
+
+		if (!((g == 0 && (a & ALLOW_ZERO)) || (g == v && (a & ALLOW_V))))
+			return 0;
+	}
+	return 1;
+}
+
+/* ---- reporting ---- */
+
+static void print_ops(long upto)
+{
+	long k = upto / 2, from = k > 8 ? k - 8 : 0;	/* the done ones */
+
+	for (; from < k; from++)
+		diag("  size change %ld: %ld -> %ld", from,
+		     from ? sh->sizes[from - 1] : full, sh->sizes[from]);
+}
+
+/* Record a violation; the first one is described and stops the run. */
+static void violation(enum kind kind, int who, long off, uint64_t got,
+		      long s1, long s2, const char *what)
+{
+	const struct rec *r = &sh->recs[off / 8];
+
+	__atomic_add_fetch(&sh->violations[kind], 1, __ATOMIC_SEQ_CST);
+	if (__atomic_exchange_n(&sh->failed, 1, __ATOMIC_SEQ_CST))
+		return;
+	sh->fail_time = now() - t0;
+	diag("VIOLATION (%s) after %.3f s: task %d: %s at offset %ld "
+	     "(word of task %d): got %#llx, sequence %ld..%ld (size %ld)",
+	     kind_names[kind], sh->fail_time, who, what, off, owner_of(off),
+	     (unsigned long long)got, s1, s2, s1 & 1 ? -1 : size_at(s1));
+	diag("  its last store: %#llx, sequence %ld..%ld",
+	     (unsigned long long)r->v, r->s1, r->s2);
+	print_ops(s2);
+	diag("  replay: mmap_truncate_stress -s %lu -w %ld -n %ld%s", seed,
+	     nworkers, full / PAGE, use_procs ? " -p" : "");
+	sh->stop = 1;
+}
+
+/* ---- faults: SIGBUS is caught per task ---- */
+
+static __thread sigjmp_buf fault_jmp;
+static __thread volatile int fault_armed;
+
+static void on_fault(int sig)
+{
+	if (!fault_armed) {
+		signal(sig, SIG_DFL);
+		return;
+	}
+	fault_armed = 0;
+	siglongjmp(fault_jmp, sig);
+}
+
+/* Load (store when v) the word at p; 0, or the signal it raised. */
+static int access_word(volatile uint64_t *p, uint64_t v, uint64_t *got)
+{
+	int sig = sigsetjmp(fault_jmp, 1);
+
+	if (sig)
+		return sig;
+	fault_armed = 1;
+	if (v)
+		*p = v;
+	else
+		*got = *p;
+	fault_armed = 0;
+	return 0;
+}
+
+static long seq_read(void)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return sh->seq;
+}
+
+/* The SIGBUS rule for an access at off, stable at s1 == s2: 1 if kept. */
+static int judge_access(int who, long off, int sig, uint64_t got,
+			long s1, long s2, const char *what)
+{
+	long eof_page;
+
+	if (s1 != s2 || (s1 & 1)) {
+		if (sig && sig != SIGBUS)
+			violation(SIGBUS_RULE, who, off, got, s1, s2, what);
+		return 0;
+	}
+	eof_page = page_up(size_at(s1));
+	if (sig == SIGBUS && off < eof_page)
+		violation(SIGBUS_RULE, who, off, got, s1, s2,
+			  "SIGBUS inside the file's last page");
+	else if (!sig && off >= eof_page)
+		violation(SIGBUS_RULE, who, off, got, s1, s2,
+			  "no SIGBUS past the file's last page");
+	else if (sig && sig != SIGBUS)
+		violation(SIGBUS_RULE, who, off, got, s1, s2, "signal");
+	return !sig && off < eof_page;
+}
+
+/* ---- workers ---- */
+
+struct worker {
+	int id;
+	uint64_t rng, count;
+	char *map;
+	int fd;
+};
+
+/* An offset of one of this worker's words, often near EOF. */
+static long pick_word(struct worker *w)
+{
+	long off = rnd(&w->rng) % map_len;
+
+	if (rnd(&w->rng) % 2) {	/* around the size last seen stable */
+		long z = size_at(sh->seq & ~1L);
+
+		off = z - 2 * blocksize + (long)(rnd(&w->rng) % (4 * blocksize));
+		if (off < 0 || off >= map_len)
+			off = rnd(&w->rng) % map_len;
+	}
+	off &= ~7L;
+	off += 8L * ((w->id - owner_of(off) + nworkers + 1) % (nworkers + 1));
+	return off < map_len ? off : off - 8L * (nworkers + 1);
+}
+
+static void worker_store(struct worker *w, long off)
+{
+	uint64_t v = word_value(++w->count + ((uint64_t)w->id << 40));
+	long s1 = seq_read(), s2;
+	int sig = access_word((uint64_t *)(w->map + off), v, NULL);
+
+	s2 = seq_read();
+	judge_access(w->id, off, sig, v, s1, s2, "store");
+	if (sig)
+		COUNT(sigbus);
+	else
+		sh->recs[off / 8] = (struct rec){ v, s1, s2 };
+	COUNT(stores);
+}
+
+/* Stores in a row to this worker's words of the page that holds EOF,
+ * past EOF first: a growth that zeroes that tail must write-protect the
+ * page before it zeroes, or a store in between is kept in a hole. */
+static void worker_eof_burst(struct worker *w)
+{
+	long z = size_at(sh->seq & ~1L), off = z & ~7L;
+
+	for (int i = 0; i < 32 && !sh->stop; i++, off += 8L * (nworkers + 1)) {
+		if (off >= page_up(z + 1) || off >= map_len)
+			off = z & ~(PAGE - 1);
+		off += 8L * ((w->id - owner_of(off) + nworkers + 1) %
+			     (nworkers + 1));
+		if (off < map_len)
+			worker_store(w, off);
+	}
+}
+
+/* Load the word at off through base + off, and judge it. */
+static void load_at(struct worker *w, char *base, long off, const char *what)
+{
+	uint64_t got = 0;
+	long s1 = seq_read(), s2;
+	int sig = access_word((uint64_t *)(base + off), 0, &got);
+
+	s2 = seq_read();
+	if (sig)
+		COUNT(sigbus);
+	if (judge_access(w->id, off, sig, got, s1, s2, what) &&
+	    !word_fits(&sh->recs[off / 8], off, got, s1))
+		violation(STALE, w->id, off, got, s1, s2, what);
+	COUNT(loads);
+}
+
+/* A load through a mapping made just now: no PTE yet, a fault for sure. */
+static void worker_fresh_load(struct worker *w, long off)
+{
+	long page = off & ~(PAGE - 1);
+	char *m = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, w->fd, page);
+
+	if (m == MAP_FAILED)
+		return;
+	load_at(w, m - page, off, "load through a fresh mapping");
+	munmap(m, PAGE);
+	COUNT(fresh);
+}
+
+static void worker_pread(struct worker *w, long off)
+{
+	uint64_t got = 0;
+	long s1 = seq_read(), s2, n = pread(w->fd, &got, 8, off);
+
+	s2 = seq_read();
+	if (s1 == s2 && !(s1 & 1) && off + 8 <= size_at(s1) &&
+	    (n != 8 || !word_fits(&sh->recs[off / 8], off, got, s1)))
+		violation(STALE, w->id, off, got, s1, s2, "pread");
+}
+
+/* msync writes the pages back and write-protects them: the next store
+ * faults again (page_mkwrite). It must never fail. */
+static void worker_msync(struct worker *w, long off)
+{
+	long page = off & ~(PAGE - 1), s = seq_read();
+
+	if (msync(w->map + page, PAGE, MS_SYNC))
+		violation(SYNC_ERR, w->id, off, errno, s, seq_read(),
+			  "msync failed (got: errno)");
+	COUNT(msyncs);
+}
+
+static int map_file(struct worker *w)
+{
+	w->map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      w->fd, 0);
+	return w->map != MAP_FAILED;
+}
+
+/* A checkpoint: unmap (so drop_caches can drop every page) and wait. */
+static void park(struct worker *w)
+{
+	munmap(w->map, map_len);
+	__atomic_add_fetch(&sh->parked, 1, __ATOMIC_SEQ_CST);
+	while (sh->pause && !sh->stop)
+		usleep(200);
+	__atomic_sub_fetch(&sh->parked, 1, __ATOMIC_SEQ_CST);
+	if (!map_file(w))
+		sh->stop = 1;
+}
+
+static void pin_to(int cpu)
+{
+	cpu_set_t set;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (!pin || n < 2)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu % n, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static void *worker(void *arg)
+{
+	struct worker *w = arg;
+
+	pin_to(w->id + 1);
+	if (!map_file(w))
+		return (void *)1;
+	while (!sh->stop) {
+		long off = pick_word(w);
+		unsigned op = rnd(&w->rng) % 100;
+
+		if (sh->pause)
+			park(w);
+		else if (op < 40)
+			worker_store(w, off);
+		else if (op < 45)
+			worker_eof_burst(w);
+		else if (op < 85)
+			load_at(w, w->map, off, "load");
+		else if (op < 93)
+			worker_fresh_load(w, off);
+		else if (op < 97)
+			worker_pread(w, off);
+		else
+			worker_msync(w, off);
+	}
+	munmap(w->map, map_len);
+	return NULL;
+}
+
+/* ---- the truncator ---- */
+
+/* Cut to a size of interest: page and block edges, one past, near EOF. */
+static long pick_cut(uint64_t *x, long z)
+{
+	long pages = full / PAGE;
+
+	switch (rnd(x) % 5) {
+	case 0: return rnd(x) % full;
+	case 1: return (long)(rnd(x) % pages) * PAGE;
+	case 2: return (long)(rnd(x) % (full / blocksize)) * blocksize + 1;
+	case 3: return (long)(rnd(x) % (full / blocksize)) * blocksize;
+	default: return z > 64 ? z - 1 - (long)(rnd(x) % 64) : 0;
+	}
+}
+
+/* Growth: to the full size, inside the EOF block, inside the EOF page. */
+static long pick_growth(uint64_t *x, long z)
+{
+	long end;
+
+	switch (rnd(x) % 4) {
+	case 0:
+		end = (z / blocksize + 1) * blocksize;
+		break;
+	case 1:
+		end = page_up(z + 1);
+		break;
+	default:
+		return full;
+	}
+	end = end > full ? full : end;
+	return z + 1 + (long)(rnd(x) % (end - z > 0 ? end - z : 1));
+}
+
+/* Grow with a pwrite of one of the truncator's words past EOF (at most
+ * a page on): generic_write_end's growth, gap zeroed. Its new size. */
+static long pwrite_growth(int fd, uint64_t *x, long z, long k)
+{
+	long off = z + (long)(rnd(x) % PAGE), me = nworkers;
+	uint64_t v = word_value(k + ((uint64_t)me << 40));
+
+	off &= ~7L;
+	off += 8L * ((me - owner_of(off) + nworkers + 1) % (nworkers + 1));
+	if (off + 8 > full)
+		return -1;
+	if (pwrite(fd, &v, 8, off) != 8)
+		return -2;
+	sh->recs[off / 8] = (struct rec){ v, 2 * k + 2, 2 * k + 2 };
+	return off + 8 > z ? off + 8 : z;
+}
+
+/* Size change k: log it, then make it, between the two sequence bumps. */
+static int size_change(int fd, uint64_t *x, long k, long force)
+{
+	long z = size_at(2 * k), t;
+	unsigned r = rnd(x) % 16;
+
+	if (force >= 0)
+		t = force, r = 0;
+	else if (z > 0 && r < 7)
+		t = pick_cut(x, z);
+	else
+		t = r < 13 ? pick_growth(x, z) : -1;
+	if (t >= 0 && t > full)
+		t = full;
+	__atomic_store_n(&sh->seq, 2 * k + 1, __ATOMIC_SEQ_CST);
+	if (t < 0) {
+		t = pwrite_growth(fd, x, z, k);
+		if (t == -1)
+			t = ftruncate(fd, full) ? -2 : full;
+	} else if (ftruncate(fd, t)) {
+		t = -2;
+	}
+	sh->sizes[k] = t < 0 ? z : t;
+	__atomic_store_n(&sh->seq, 2 * k + 2, __ATOMIC_SEQ_CST);
+	return t == -2 ? -1 : 0;
+}
+
+/* Drop the file's clean pages, so that the next read is the disk's. */
+static void drop_file_cache(int fd)
+{
+	int p = open("/proc/sys/vm/drop_caches", O_WRONLY);
+
+	if (p < 0 || write(p, "1\n", 2) != 2)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	if (p >= 0)
+		close(p);
+}
+
+/* Every byte of buf (the file at stable sequence at) fits the model;
+ * the last word's offset that does not, or -1. */
+static long first_misfit(const char *buf, long at)
+{
+	for (long off = 0; off < full; off += 8) {
+		uint64_t got;
+
+		memcpy(&got, buf + off, 8);
+		if (!word_fits(&sh->recs[off / 8], off, got, at))
+			return off;
+	}
+	return -1;
+}
+
+static int wait_parked(void)
+{
+	for (long i = 0; sh->parked < nworkers; i++) {
+		if (sh->stop || i > 100000)
+			return 0;
+		usleep(200);
+	}
+	return 1;
+}
+
+/* The model made exact again: what the checkpoint found is the truth. */
+static void rebase(const char *buf, long at)
+{
+	for (long off = 0; off < full; off += 8) {
+		uint64_t got;
+
+		memcpy(&got, buf + off, 8);
+		sh->recs[off / 8] = (struct rec){ got, at, at };
+	}
+}
+
+/*
+ * Where the disk differs from the page cache: the offset of the first
+ * word, or -1. One difference is a known kernel bug, counted apart unless
+ * -x: bytes stored past EOF, zeroed in the cache when the file grew over
+ * them, but on the disk all the same (writeback ran between i_size_write
+ * and pagecache_isize_extended, saw them inside the new size and wrote
+ * them; the zeroing then dirtied nothing). The disk is the truth after.
+ */
+static long disk_differs(const char *cache, const char *disk, long at)
+{
+	for (long off = 0; off < full; off += 8) {
+		const struct rec *r = &sh->recs[off / 8];
+		int known = 0;
+
+		for (int i = 0; i < 8; i++) {
+			unsigned char c = cache[off + i], d = disk[off + i];
+
+			if (c == d)
+				continue;
+			if (c || d != (unsigned char)(r->v >> (8 * i)) ||
+			    (r->s1 == r->s2 && !(r->s1 & 1) &&
+			     off + i < size_at(r->s1)) || x_strict)
+				return off;
+			known = 1;
+		}
+		if (known && !sh->post_eof_on_disk++)
+			diag("known bug: bytes stored past EOF at offset %ld "
+			     "(sequence %ld..%ld) reached the disk, zeroed "
+			     "only in the page cache when the file grew "
+			     "(checkpoint at sequence %ld)", off, r->s1, r->s2,
+			     at);
+	}
+	return -1;
+}
+
+/* Check the page cache, then the disk, against the model and each other. */
+static int checkpoint(int fd, char *cache, char *disk, long at)
+{
+	long bad;
+
+	if (pread(fd, cache, full, 0) != full)
+		return violation(CHECKPOINT, -1, 0, 0, at, at, "pread"), 0;
+	if ((bad = first_misfit(cache, at)) >= 0) {
+		violation(CHECKPOINT, -1, bad, *(uint64_t *)(cache + bad), at,
+			  at, "page cache misfit");
+		return 0;
+	}
+	if (fsync(fd))
+		return violation(SYNC_ERR, -1, 0, errno, at, at, "fsync"), 0;
+	drop_file_cache(fd);
+	if (pread(fd, disk, full, 0) != full)
+		return violation(CHECKPOINT, -1, 0, 0, at, at, "pread"), 0;
+	if ((bad = disk_differs(cache, disk, at)) >= 0) {
+		violation(CHECKPOINT, -1, bad, *(uint64_t *)(disk + bad), at,
+			  at, "read back from the disk, not what was cached");
+		return 0;
+	}
+	rebase(disk, at);
+	return 1;
+}
+
+struct tstats {
+	long ops, cuts, checkpoints;
+};
+
+/* Grow to full size, park the workers, check, let them go on. */
+static void do_checkpoint(int fd, uint64_t *x, struct tstats *st,
+			  char *cache, char *disk)
+{
+	size_change(fd, x, st->ops++, full);
+	sh->pause = 1;
+	if (wait_parked() && checkpoint(fd, cache, disk, sh->seq))
+		st->checkpoints++;
+	sh->pause = 0;
+}
+
+static void truncator(int fd, long max_ops, double seconds, long every,
+		      struct tstats *st)
+{
+	uint64_t x = seed * 2654435761u + 1;
+	char *cache = malloc(full), *disk = malloc(full);
+
+	pin_to(0);
+	while (!sh->stop && st->ops + 2 < sh->max_ops) {
+		if (st->ops >= max_ops || now() - t0 >= seconds)
+			break;
+		if (st->ops % every == every - 1) {
+			do_checkpoint(fd, &x, st, cache, disk);
+			continue;
+		}
+		if (size_change(fd, &x, st->ops, -1))
+			violation(SYNC_ERR, -1, 0, errno, 2 * st->ops,
+				  2 * st->ops + 1, "ftruncate/pwrite failed");
+		st->cuts += sh->sizes[st->ops] < size_at(2 * st->ops);
+		st->ops++;
+		if (rnd(&x) % 4 == 0)
+			usleep(rnd(&x) % 300);
+	}
+	if (!sh->stop)
+		do_checkpoint(fd, &x, st, cache, disk);
+	sh->stop = 1;
+	free(cache);
+	free(disk);
+}
+
+/* ---- setup, start, report ---- */
+
+static void usage(void)
+{
+	diag("usage: mmap_truncate_stress [-s SEED] [-w WORKERS] [-p] [-a] [-x] "
+	     "[-n PAGES] [-i OPS] [-T SECONDS] [-c EVERY]");
+	exit(2);
+}
+
+static void *share(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int setup(long max_ops)
+{
+	struct statvfs sv;
+	struct sigaction sa = { .sa_handler = on_fault };
+	char *zero = calloc(1, full);
+	int fd = open(NAME, O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGSEGV, &sa, NULL);
+	blocksize = statvfs(".", &sv) == 0 && sv.f_bsize ? (long)sv.f_bsize
+							  : PAGE;
+	blocksize = blocksize > PAGE ? PAGE : blocksize;
+	sh = share(sizeof(*sh));
+	if (sh) {
+		sh->max_ops = max_ops;
+		sh->sizes = share(max_ops * sizeof(long));
+		sh->recs = share(map_len / 8 * sizeof(struct rec));
+	}
+	ok(fd >= 0 && sh && sh->sizes && sh->recs &&
+	       write(fd, zero, full) == full && fsync(fd) == 0,
+	   "create %s: %ld pages of zeroes (blocks of %ld bytes)", NAME,
+	   full / PAGE, blocksize);
+	free(zero);
+	return fd;
+}
+
+static pthread_t threads[MAX_WORKERS];
+static pid_t pids[MAX_WORKERS];
+static struct worker workers[MAX_WORKERS];
+
+static void start_workers(int fd)
+{
+	for (int i = 0; i < nworkers; i++) {
+		workers[i] = (struct worker){
+			.id = i, .fd = fd,
+			.rng = seed * 1000003u + 7919u * (i + 1) + 1 };
+		if (!use_procs) {
+			pthread_create(&threads[i], NULL, worker, &workers[i]);
+			continue;
+		}
+		pids[i] = fork();
+		if (pids[i] == 0)
+			_exit(worker(&workers[i]) != NULL);
+	}
+}
+
+static int stop_workers(void)
+{
+	int bad = 0, status;
+	void *ret;
+
+	for (int i = 0; i < nworkers; i++) {
+		if (!use_procs) {
+			pthread_join(threads[i], &ret);
+			bad += ret != NULL;
+		} else if (waitpid(pids[i], &status, 0) != pids[i] ||
+			   !WIFEXITED(status) || WEXITSTATUS(status)) {
+			diag("worker %d: status %#x", i, status);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+static void report(const struct tstats *st, double secs, int bad_workers)
+{
+	diag("%ld size changes (%ld cuts), %ld checkpoints in %.1f s; "
+	     "%ld stores, %ld loads (%ld through fresh mappings), %ld SIGBUS, "
+	     "%ld msync", st->ops, st->cuts, st->checkpoints, secs, sh->stores,
+	     sh->loads, sh->fresh, sh->sigbus, sh->msyncs);
+	ok(!bad_workers && sh->stores > 0 && sh->loads > 0 && st->ops > 0,
+	   "%ld workers (%s) stored and loaded while the file was cut and "
+	   "grown", nworkers, use_procs ? "processes" : "threads");
+	for (int k = 0; k < NR_KINDS; k++)
+		is_long(sh->violations[k], 0, "no violation of the model: %s",
+			kind_names[k]);
+	if (sh->post_eof_on_disk)
+		diag("known bug: post-EOF stores reached the disk at %ld "
+		     "checkpoint words (-x makes it a violation)",
+		     sh->post_eof_on_disk);
+	if (sh->failed) {
+		skip("stopped at the first violation", "checkpoints");
+		diag("first violation after %.3f s", sh->fail_time);
+	} else {
+		ok(st->checkpoints > 0, "the page cache and the disk were "
+		   "checked %ld times", st->checkpoints);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	long max_ops = 100000, every = 250, pages = 4;
+	double seconds = 3;
+	struct tstats st = { 0, 0, 0 };
+	int opt, fd;
+
+	seed = (unsigned long)time(NULL);
+	nworkers = 3;
+	while ((opt = getopt(argc, argv, "s:w:paxn:i:T:c:")) != -1) {
+		switch (opt) {
+		case 's': seed = strtoul(optarg, NULL, 0); break;
+		case 'w': nworkers = atol(optarg); break;
+		case 'p': use_procs = 1; break;
+		case 'a': pin = 1; break;
+		case 'x': x_strict = 1; break;
+		case 'n': pages = atol(optarg); break;
+		case 'i': max_ops = atol(optarg); break;
+		case 'T': seconds = atof(optarg); break;
+		case 'c': every = atol(optarg); break;
+		default: usage();
+		}
+	}
+	if (nworkers < 1 || nworkers > MAX_WORKERS || pages < 1 || every < 2)
+		usage();
+	full = pages * PAGE;
+	map_len = full + PAGE;
+	strict = access("/proc/sys/vm/pagecache_isize_extended", F_OK) == 0;
+	diag("seed %lu, %ld workers (%s%s), %ld pages, %ld size changes or "
+	     "%.0f s (replay: mmap_truncate_stress -s %lu -w %ld -n %ld%s%s)",
+	     seed, nworkers, use_procs ? "processes" : "threads",
+	     pin ? ", pinned" : "", pages, max_ops, seconds, seed, nworkers,
+	     pages, use_procs ? " -p" : "", pin ? " -a" : "");
+	if (!strict)
+		diag("not pagelab: a store past EOF may become file data");
+	plan(8);
+	t0 = now();
+	fd = setup(max_ops + max_ops / every + 4);
+	if (fd < 0 || !sh || !sh->sizes || !sh->recs)
+		return done_testing();
+	start_workers(fd);
+	truncator(fd, max_ops, seconds, every, &st);
+	report(&st, now() - t0, stop_workers());
+	close(fd);
+	is_int(unlink(NAME), 0, "remove %s", NAME);
+	return done_testing();
+}
