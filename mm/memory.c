@@ -101,7 +101,8 @@ void do_set_pte(pte_t *pte, struct page *page, pte_t prot)
  * Unmap one PTE, dropping its page reference and map count. A store the
  * hardware saw through a shared file mapping dirties the page
  * (page_mkwrite did so already; this keeps it true whatever path made
- * the PTE writable). The caller flushes the TLB.
+ * the PTE writable). The caller flushes the TLB; the PTE's reference is
+ * dropped only then, with several CPUs (tlb_put_page).
  */
 static void zap_pte(pte_t *pte)
 {
@@ -123,7 +124,7 @@ static void zap_pte(pte_t *pte)
 	if ((old & _PAGE_DIRTY) && page->mapping)
 		set_page_dirty(page);
 	__atomic_sub_fetch(&page->_mapcount, 1, __ATOMIC_SEQ_CST);
-	put_page(page);
+	tlb_put_page(page);	/* after the caller's flush, with SMP */
 }
 
 static int do_anonymous_page(struct vm_area_struct *vma, pte_t *pte,

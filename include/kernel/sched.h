@@ -88,6 +88,11 @@ struct task_struct {
 	volatile int on_cpu;
 	int cpu;	/* the CPU it runs or last ran on */
 	unsigned long cpus_allowed;	/* sched_setaffinity: bit n, CPU n */
+	/* Pages whose PTE this task cleared, kept until its next TLB flush
+	 * (arch/x86/mm/tlb.c: tlb_put_page): another CPU may still reach
+	 * them through its TLB until then. */
+	struct page *tlb_pending[16];
+	int nr_tlb_pending;
 	int exit_state;
 	pid_t pid;	/* the thread id (gettid) */
 	pid_t tgid;	/* the process id (getpid): the leader's pid */

@@ -10,6 +10,12 @@
  * clears its bit; the sender waits for none left. One request at a time
  * (flush_lock). Kernel ranges (a freed kernel stack) go to every CPU.
  *
+ * A page a PTE held is freed only after that flush: zap_pte hands its
+ * reference to tlb_put_page, which keeps it on the task until the task's
+ * next flush (every path that clears PTEs flushes after), so a thread
+ * still storing through a stale TLB entry on another CPU never writes
+ * into a freed page.
+ *
  * Why waiting cannot deadlock: the sender waits with interrupts on
  * (checked), so a CPU that sends while another's request is out takes
  * that IPI while it spins on flush_lock; a CPU that never turns
@@ -26,6 +32,8 @@
 #include <kernel/time.h>
 #include <mm/mm_types.h>
 #include <mm/pgtable.h>
+#include <mm/gfp.h>
+#include <mm/mm.h>
 
 #define FLUSH_ALL_THRESHOLD 64	/* pages: past this, reload CR3 */
 
@@ -108,6 +116,15 @@ static void flush_others(cpumask_t mask, const struct flush_request *r)
 	spin_unlock(&flush_lock);
 }
 
+/* The pages this task's cleared PTEs held: the flush is done. */
+static void release_pending(void)
+{
+	struct task_struct *t = current;
+
+	while (t->nr_tlb_pending)
+		put_page(t->tlb_pending[--t->nr_tlb_pending]);
+}
+
 void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start,
 			   unsigned long end)
 {
@@ -124,6 +141,20 @@ void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start,
 	if (others)
 		flush_others(others, &r);
 	preempt_enable();
+	release_pending();
+}
+
+void tlb_put_page(struct page *page)
+{
+	struct task_struct *t = current;
+
+	if (num_online_cpus() == 1) {
+		put_page(page);	/* the caller's invlpg is the whole flush */
+		return;
+	}
+	if (t->nr_tlb_pending == ARRAY_SIZE(t->tlb_pending))
+		flush_tlb_kernel_all();	/* every TLB on every CPU; releases */
+	t->tlb_pending[t->nr_tlb_pending++] = page;
 }
 
 void flush_tlb_page(struct vm_area_struct *vma, unsigned long address)
@@ -153,6 +184,7 @@ static void flush_kernel(unsigned long start, unsigned long end)
 	if (others)
 		flush_others(others, &r);
 	preempt_enable();
+	release_pending();
 }
 
 void flush_tlb_kernel_range(unsigned long start, unsigned long end)

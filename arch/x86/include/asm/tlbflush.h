@@ -27,6 +27,13 @@ void flush_tlb_kernel_range(unsigned long start, unsigned long end);
 void flush_tlb_kernel_all(void);	/* global pages too, every CPU */
 /* Load mm's page table on this CPU (NULL: the kernel's alone). */
 void switch_to_mm(struct mm_struct *mm);
+/*
+ * Drop the reference a PTE just cleared held on page, once the TLBs that
+ * may still map it are flushed: at this task's next flush_tlb_* call
+ * (with one CPU, at once). Linux's mmu_gather does the same for a range.
+ */
+struct page;
+void tlb_put_page(struct page *page);
 /* The CALL_FUNCTION_VECTOR IPI, and a wait for one (tlb.c). */
 void flush_tlb_ipi(void);
 
