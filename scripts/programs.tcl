@@ -116,9 +116,18 @@ proc pl_run_prepare {boot dir} {
 			lappend entries lib/modules/[file tail $k]=$k
 		}
 	}
-	# A dynamically linked program brings its loader and libraries.
-	if {[catch {exec scripts/elf-libs {*}[lmap p [dict get $boot run] \
-	    {lindex $p 1}]} libs]} {
+	# A dynamically linked program brings its loader and libraries
+	# (scripts/elf-libs, asked only about the programs that have a loader:
+	# it has nothing to say of a static one).
+	set dynamic {}
+	foreach p [dict get $boot run] {
+		if {[pl_elf_interp [lindex $p 1]]} {
+			lappend dynamic [lindex $p 1]
+		}
+	}
+	set libs ""
+	if {[llength $dynamic] &&
+	    [catch {exec scripts/elf-libs {*}$dynamic} libs]} {
 		error $libs
 	}
 	foreach e [split $libs \n] {
@@ -134,6 +143,40 @@ proc pl_run_prepare {boot dir} {
 	dict set boot initrd $dir/initramfs.cpio
 	dict lappend boot qemu -serial pipe:$dir/com2
 	return $boot
+}
+
+# 1 when PATH is an ELF file with a program interpreter (PT_INTERP: a
+# dynamically linked program), or one this cannot read (64-bit
+# little-endian only): scripts/elf-libs decides then; 0 for a static ELF
+# or no ELF at all (a script), of which elf-libs says nothing.
+proc pl_elf_interp {path} {
+	if {[catch {
+		set f [open $path rb]
+		set head [read $f 64]
+	}]} {
+		catch {close $f}
+		return 1
+	}
+	set r 1
+	catch {
+		if {[string range $head 0 3] ne "\x7fELF"} {
+			set r 0
+		} elseif {[binary scan $head @4cc@32wx14susu class data \
+		    phoff phentsize phnum] == 5 && $class == 2 && $data == 1} {
+			seek $f $phoff
+			set ph [read $f [expr {$phentsize * $phnum}]]
+			set r 0
+			for {set i 0} {$i < $phnum} {incr i} {
+				binary scan $ph @[expr {$i * $phentsize}]iu type
+				if {$type == 3} {	;# PT_INTERP
+					set r 1
+					break
+				}
+			}
+		}
+	}
+	close $f
+	return $r
 }
 
 # The script init runs with /bin/sh (busybox's ash; && and || only, as
