@@ -131,7 +131,7 @@ struct inode *iget_locked(struct super_block *sb, unsigned long ino)
 
 void unlock_new_inode(struct inode *inode)
 {
-	inode->i_state &= ~I_NEW;
+	inode_state_clear(inode, I_NEW);
 }
 
 void ihold(struct inode *inode)
@@ -227,7 +227,7 @@ void iput(struct inode *inode)
 	drop = !inode->i_nlink || !(inode->i_state & I_HASHED) ||
 	       !(inode->i_sb->s_flags & MS_ACTIVE);
 	if (drop)
-		inode->i_state |= I_FREEING;
+		inode_state_set(inode, I_FREEING);
 	spin_unlock_irqrestore(&inode_lock, flags);
 	if (drop)
 		evict(inode);
@@ -244,7 +244,7 @@ void iput_prune(struct inode *inode)
 	    !inode->i_data.nrpages &&
 	    !(inode->i_state & (I_DIRTY_PAGES | I_NEW | I_FREEING))) {
 		inode->i_count = 0;
-		inode->i_state |= I_FREEING;
+		inode_state_set(inode, I_FREEING);
 		spin_unlock_irqrestore(&inode_lock, flags);
 		evict(inode);	/* ->evict_inode writes it if it must */
 		return;
@@ -268,7 +268,7 @@ again:
 			busy++;
 			continue;
 		}
-		inode->i_state |= I_FREEING;
+		inode_state_set(inode, I_FREEING);
 		spin_unlock_irqrestore(&inode_lock, flags);
 		evict(inode);	/* may sleep: the list may change */
 		busy = 0;
@@ -292,7 +292,7 @@ again:
 							 I_DIRTY)) ||
 		    inode->i_data.nrpages || inode->i_dentries)
 			continue;
-		inode->i_state |= I_FREEING;
+		inode_state_set(inode, I_FREEING);
 		spin_unlock_irqrestore(&inode_lock, flags);
 		evict(inode);	/* may sleep: the list may change */
 		(*(unsigned long *)count)++;
@@ -334,7 +334,7 @@ void __mark_inode_dirty(struct inode *inode, unsigned long flags)
 {
 	if (!(inode->i_state & I_DIRTY))
 		inode->dirtied_when = jiffies;
-	inode->i_state |= flags;
+	inode_state_set(inode, flags);
 }
 
 void mark_inode_dirty(struct inode *inode)

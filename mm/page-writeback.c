@@ -237,7 +237,7 @@ int writeback_single_inode(struct inode *inode, struct writeback_control *wbc)
 	struct address_space *mapping = inode->i_mapping;
 	int err = 0, err2;
 
-	inode->i_state &= ~I_DIRTY_PAGES;
+	inode_state_clear(inode, I_DIRTY_PAGES);
 	if (mapping_cap_writeback(mapping))
 		err = write_cache_pages(mapping, wbc);
 	if (wbc->sync_mode == WB_SYNC_ALL) {
@@ -245,10 +245,10 @@ int writeback_single_inode(struct inode *inode, struct writeback_control *wbc)
 		err = err ? err : err2;
 	}
 	if (mapping_cap_writeback(mapping) && mapping->nrdirty)
-		inode->i_state |= I_DIRTY_PAGES;	/* not all written */
+		inode_state_set(inode, I_DIRTY_PAGES);	/* not all written */
 	if ((inode->i_state & I_DIRTY_SYNC) && inode->i_sb->s_op &&
 	    inode->i_sb->s_op->write_inode) {
-		inode->i_state &= ~I_DIRTY_SYNC;
+		inode_state_clear(inode, I_DIRTY_SYNC);
 		err2 = inode->i_sb->s_op->write_inode(
 			inode, wbc->sync_mode == WB_SYNC_ALL);
 		err = err ? err : err2;

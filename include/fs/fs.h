@@ -400,6 +400,21 @@ struct inode {
 	void *i_private;	/* the file system's */
 };
 
+/*
+ * i_state's bits change under inode_lock (fs/inode.c) and outside it
+ * (marking dirty from a fault, writeback clearing them), on several CPUs:
+ * every change is one atomic or/and, so none undoes another's.
+ */
+static inline void inode_state_set(struct inode *inode, unsigned long bits)
+{
+	__atomic_or_fetch(&inode->i_state, bits, __ATOMIC_SEQ_CST);
+}
+
+static inline void inode_state_clear(struct inode *inode, unsigned long bits)
+{
+	__atomic_and_fetch(&inode->i_state, ~bits, __ATOMIC_SEQ_CST);
+}
+
 static inline loff_t i_size_read(const struct inode *inode)
 {
 	return READ_ONCE(inode->i_size);

@@ -331,18 +331,24 @@ static int set_preempt_stress(const char *val)
 }
 __setup("preempt_stress", set_preempt_stress);
 
-/* Switch without being asked? (xorshift64: a run repeats by its seed,
- * as far as interrupts arrive at the same points.) */
+/* Switch without being asked? (xorshift64, one generator per CPU, each
+ * started from the seed and its CPU number: on one CPU a run repeats by
+ * its seed, as far as interrupts arrive at the same points; on several,
+ * the CPUs' interleaving differs from run to run anyway.) */
 static bool stress_switch(void)
 {
-	u64 x = stress_seed;
+	struct percpu *cpu = this_cpu();
+	u64 x;
 
 	if (!preempt_stress)
 		return false;
+	x = cpu->stress_seed;
+	if (!x)
+		x = stress_seed ^ (0x9e3779b97f4a7c15ULL * cpu->cpu);
 	x ^= x << 13;
 	x ^= x >> 7;
 	x ^= x << 17;
-	stress_seed = x;
+	cpu->stress_seed = x;
 	return x % preempt_stress == 0;
 }
 
