@@ -9,7 +9,10 @@
  * page cache (truncate_inode_pages), let the file system free what it
  * owns (->evict_inode: blocks, the symlink body), then free the memory.
  *
- * inode_lock protects i_count, i_state, the per-sb lists and the hash.
+ * inode_lock protects i_count, the per-sb lists, the hash, and the
+ * decisions taken on i_state (I_FREEING, I_NEW); i_state's bits themselves
+ * change by atomic or/and (inode_state_set/clear), since marking dirty and
+ * writeback change them without the lock.
  * The hash (sb, ino) -> inode is what iget_locked searches: a walk of
  * sb->s_inodes would cost in proportion to the inodes cached.
  */
