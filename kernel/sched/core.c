@@ -8,10 +8,11 @@
  * on the boot CPU, fork_idle's on the others) that runs only when nothing
  * queued may run there and halts until an interrupt; a CPU that queues a
  * task wakes a halted one with a reschedule IPI. need_resched is acted on
- * when a task returns to user mode (exit_to_user_mode) or sleeps, and with preempt=full also in the
- * kernel, wherever <kernel/preempt.h> allows it: a preempted task goes to
- * the back of the queue whatever its state says, since it may have set
- * TASK_INTERRUPTIBLE and not yet reached its own schedule() call.
+ * when a task returns to user mode (exit_to_user_mode) or sleeps, and
+ * with preempt=full also in the kernel, wherever <kernel/preempt.h>
+ * allows it: a preempted task goes to the back of the queue whatever its
+ * state says, since it may have set TASK_INTERRUPTIBLE and not yet
+ * reached its own schedule() call.
  *
  * Locking: rq_lock with interrupts off guards run_queue, task states and
  * on_cpu, since interrupt handlers wake tasks. It is held across the
