@@ -38,10 +38,8 @@ struct percpu {
 	struct task_struct *dead_task;	/* freed once we are off its stack */
 	struct tss *tss;	/* rsp0 changes with every switch */
 	bool idling;		/* halted in cpu_idle: wake it with an IPI */
-	u64 irq_count;		/* interrupts taken here (/proc/interrupts) */
 	u64 busy_ticks, idle_ticks;	/* ticks that found a task, or idle */
 	u64 stress_seed;	/* preempt_stress's generator, this CPU's */
-	u64 ipi_count;		/* of which IPIs from other CPUs */
 	unsigned long ist_df_top, ist_nmi_top;	/* its TSS's IST stacks */
 	unsigned long tasklist_flags;	/* saved by lock_tasklist */
 	struct task_struct *prev_task;	/* switched away from, not yet off

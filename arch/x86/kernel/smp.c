@@ -118,33 +118,26 @@ static __noreturn void stop_this_cpu(void)
 
 void handle_apic_interrupt(int vector)
 {
-	struct percpu *cpu = this_cpu();
-
 	if (vector == SPURIOUS_APIC_VECTOR)
 		return;
-	cpu->irq_count++;
 	lapic_eoi();
 	switch (vector) {
 	case LOCAL_TIMER_VECTOR:
 		scheduler_tick();
 		break;
 	case RESCHEDULE_VECTOR:
-		cpu->ipi_count++;
 		set_need_resched(true);
 		break;
 	case CALL_FUNCTION_VECTOR:
-		cpu->ipi_count++;
 		flush_tlb_ipi();
 		break;
 	case PARK_VECTOR:
-		cpu->ipi_count++;
 		park_this_cpu();
 		break;
 	case STOP_VECTOR:
 		stop_this_cpu();
 	default:
-		cpu->ipi_count++;
 		pr_warn("apic: unexpected vector %d on CPU %d\n", vector,
-			cpu->cpu);
+			smp_processor_id());
 	}
 }

@@ -69,6 +69,13 @@ static void local_flush(const struct flush_request *r)
 		invlpg(a);
 }
 
+/* Does r concern cpu's TLB? A kernel range concerns every CPU; an mm's,
+ * only a CPU that has it loaded (a switch away flushed the rest). */
+static bool flush_here(const struct flush_request *r, int cpu)
+{
+	return !r->mm || loaded_mm[cpu] == r->mm;
+}
+
 /* From the IPI: do our part of the request out, if it is ours. */
 void flush_tlb_ipi(void)
 {
@@ -77,7 +84,7 @@ void flush_tlb_ipi(void)
 
 	if (!(flush_pending & bit))
 		return;
-	if (!flush_req.mm || loaded_mm[cpu] == flush_req.mm)
+	if (flush_here(&flush_req, cpu))
 		local_flush(&flush_req);
 	__atomic_and_fetch(&flush_pending, ~bit, __ATOMIC_SEQ_CST);
 }
@@ -125,23 +132,31 @@ static void release_pending(void)
 		put_page(t->tlb_pending[--t->nr_tlb_pending]);
 }
 
-void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start,
-			   unsigned long end)
+/* Flush r here and on every other CPU it concerns; then the pages this
+ * task's cleared PTEs held may go. */
+static void flush(const struct flush_request *r)
 {
-	struct flush_request r = { mm, start, end };
 	cpumask_t others;
+	int me;
 
 	preempt_disable();	/* "this CPU" stays this CPU */
-	if (loaded_mm[smp_processor_id()] == mm)
-		local_flush(&r);
+	me = smp_processor_id();
+	if (flush_here(r, me))
+		local_flush(r);
 	/* The PTE change before the read of the set (a CPU joining after
 	 * this loads CR3 after the change, and caches only the new PTE). */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	others = mm->cpu_mask & ~(1UL << smp_processor_id());
+	others = (r->mm ? r->mm->cpu_mask : cpu_online_mask) & ~(1UL << me);
 	if (others)
-		flush_others(others, &r);
+		flush_others(others, r);
 	preempt_enable();
 	release_pending();
+}
+
+void flush_tlb_mm_range(struct mm_struct *mm, unsigned long start,
+			   unsigned long end)
+{
+	flush(&(struct flush_request){ mm, start, end });
 }
 
 void tlb_put_page(struct page *page)
@@ -173,28 +188,14 @@ void flush_tlb_mm(struct mm_struct *mm)
 	flush_tlb_mm_range(mm, 0, 0);
 }
 
-static void flush_kernel(unsigned long start, unsigned long end)
-{
-	struct flush_request r = { NULL, start, end };
-	cpumask_t others;
-
-	preempt_disable();
-	local_flush(&r);
-	others = cpu_online_mask & ~(1UL << smp_processor_id());
-	if (others)
-		flush_others(others, &r);
-	preempt_enable();
-	release_pending();
-}
-
 void flush_tlb_kernel_range(unsigned long start, unsigned long end)
 {
-	flush_kernel(start, end);
+	flush(&(struct flush_request){ NULL, start, end });
 }
 
 void flush_tlb_kernel_all(void)
 {
-	flush_kernel(0, 0);
+	flush(&(struct flush_request){ NULL, 0, 0 });
 }
 
 /*
