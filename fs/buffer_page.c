@@ -307,12 +307,15 @@ static void end_buffer_async_write(struct buffer_head *bh, int uptodate)
  * never saw: data nobody can write, reported and dropped (EIO for fsync
  * and msync). That is the blocksize < pagesize bug made visible.
  *
- * One moment looks the same and is not a loss: i_size has just grown past
- * such a hole, and pagecache_isize_extended has not yet zeroed what a
- * mapping stored there while it was past EOF. Every size change says so
- * until that zeroing is done (AS_RESIZING, <mm/writeback.h>), and while it
- * does the verdict waits: the page stays dirty and the next writeback
- * decides. (Linux's writepage allocates a block there instead.)
+ * While the size changes (AS_RESIZING, <mm/writeback.h>), the page cache
+ * may hold what neither size allows yet: bytes a mapping stored past the
+ * old EOF, which pagecache_isize_extended has not zeroed although i_size
+ * already covers them. So writeback writes only the blocks that lie
+ * wholly inside both the old and the new size, and leaves the rest dirty
+ * for the next writeback, once the change is done: written earlier, such
+ * a block put the bytes on the disk, and the zeroing that came after
+ * changed only the page cache. (Linux writes them; the bytes come back
+ * if the page is dropped.)
  */
 
 /* Does bh's part of the page hold anything but zeroes? */
@@ -332,11 +335,16 @@ int __block_write_full_page(struct inode *inode, struct page *page,
 {
 	unsigned int bbits = inode->i_blkbits, blocksize = 1U << bbits;
 	sector_t block = (sector_t)page->index << (PAGE_SHIFT - bbits);
-	sector_t nr_blocks = (i_size_read(inode) + blocksize - 1) >> bbits;
+	loff_t size = i_size_read(inode);
 	struct address_space *mapping = page->mapping;
+	sector_t nr_blocks = (size + blocksize - 1) >> bbits;
+	loff_t settled_size = mapping_settled_size(mapping, size);
+	/* Blocks from here to nr_blocks wait: the size is changing. */
+	sector_t settled = settled_size == size ? nr_blocks :
+			   settled_size >> bbits;
 	struct buffer_head *head, *bh, *arr[MAX_BUF_PER_PAGE];
+	unsigned int i = 0, later = 0;	/* later: buffers left dirty */
 	int err = 0, nr = 0;
-	bool undecided = false;
 
 	if (!page_has_buffers(page) &&
 	    create_empty_buffers(page, blocksize,
@@ -351,15 +359,17 @@ int __block_write_full_page(struct inode *inode, struct page *page,
 		if (block >= nr_blocks) {	/* past EOF: never written */
 			clear_buffer_dirty(bh);
 			set_buffer_uptodate(bh);
+		} else if (block >= settled) {	/* the size is changing */
+			if (buffer_dirty(bh) ||
+			    (!buffer_mapped(bh) && PageUptodate(page) &&
+			     buffer_has_data(bh)))
+				later |= 1U << i;
 		} else if (!buffer_mapped(bh) &&
 			   (buffer_dirty(bh) ||
 			    (PageUptodate(page) && buffer_has_data(bh)))) {
 			int e = get_block(inode, block, bh, 0);
 
-			if (!e && !buffer_mapped(bh) &&
-			    mapping_resizing(mapping)) {
-				undecided = true;	/* see above */
-			} else if (!e && !buffer_mapped(bh)) {
+			if (!e && !buffer_mapped(bh)) {
 				pr_warn("buffer: inode %lu: block %lu holds data "
 					"but has no disk block; the data is "
 					"dropped\n", inode->i_ino, block);
@@ -370,10 +380,12 @@ int __block_write_full_page(struct inode *inode, struct page *page,
 				err = e;
 			}
 		}
-	} while (block++, (bh = bh->b_this_page) != head);
+	} while (block++, i++, (bh = bh->b_this_page) != head);
 
+	i = 0;
 	do {
-		if (buffer_mapped(bh) && buffer_dirty(bh)) {
+		if (buffer_mapped(bh) && buffer_dirty(bh) &&
+		    !(later & (1U << i))) {
 			lock_buffer(bh);
 			if (test_clear_buffer_dirty(bh)) {
 				bh->b_end_io = end_buffer_async_write;
@@ -383,8 +395,8 @@ int __block_write_full_page(struct inode *inode, struct page *page,
 				unlock_buffer(bh);
 			}
 		}
-	} while ((bh = bh->b_this_page) != head);
-	if (undecided)
+	} while (i++, (bh = bh->b_this_page) != head);
+	if (later)
 		__set_page_dirty_nobuffers(page);
 	BUG_ON(PageWriteback(page));
 	set_page_writeback(page);

@@ -258,6 +258,7 @@ struct address_space {
 	unsigned long flags;	/* AS_* (error bits) */
 	unsigned long nrdirty;	/* dirty pages (writeback-capable files) */
 	pgoff_t writeback_index;	/* where cyclic writeback goes on */
+	loff_t resize_from;	/* i_size when AS_RESIZING was set */
 };
 
 /* ---- attributes -------------------------------------------------------- */

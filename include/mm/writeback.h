@@ -34,15 +34,17 @@ void mapping_set_error(struct address_space *mapping, int err);
  * or pagecache_isize_extended, done). Meanwhile the page cache may hold
  * what the new size contradicts, and that is not a bug: a dropped page
  * still mapped until the second unmap, bytes a mapping stored past the
- * old EOF not yet zeroed. Writeback's hole check (fs/buffer_page.c) and
- * check_stale_pte (mm/memory.c) wait for the end instead of judging.
+ * old EOF not yet zeroed. check_stale_pte (mm/memory.c) waits for the end
+ * instead of judging; writeback (fs/buffer_page.c) trusts only what both
+ * sizes hold, so it remembers the size the change started from.
  */
 #define AS_RESIZING 1
 
 static inline void mapping_resize_begin(struct address_space *mapping)
 {
 	BUG_ON(!mutex_is_locked(&mapping->host->i_mutex));
-	set_bit(AS_RESIZING, &mapping->flags);
+	WRITE_ONCE(mapping->resize_from, i_size_read(mapping->host));
+	set_bit(AS_RESIZING, &mapping->flags);	/* after resize_from */
 }
 
 static inline void mapping_resize_end(struct address_space *mapping)
@@ -53,6 +55,19 @@ static inline void mapping_resize_end(struct address_space *mapping)
 static inline bool mapping_resizing(struct address_space *mapping)
 {
 	return test_bit(AS_RESIZING, &mapping->flags);
+}
+
+/* What writeback may take as EOF, given i_size read just before: i_size,
+ * or while the size changes the smaller of the old and the new (the part
+ * both call file data). i_size first: a new size read means the flag was
+ * set before it, and is seen set (or already cleared, the change done). */
+static inline loff_t mapping_settled_size(struct address_space *mapping,
+					  loff_t i_size)
+{
+	barrier();
+	if (mapping_resizing(mapping))
+		return min(i_size, READ_ONCE(mapping->resize_from));
+	return i_size;
 }
 
 bool __set_page_dirty_nobuffers(struct page *page);

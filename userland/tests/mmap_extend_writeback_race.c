@@ -20,6 +20,12 @@
  *
  * This is the data loss the 1 KiB mmap stress test hit about one boot in
  * twenty ("block 199 holds data but has no disk block"; fsync: EIO).
+ *
+ * A second store past EOF lands in the block that holds EOF, which has a
+ * disk block. Writeback in the window must not write that block either:
+ * it would put the store on the disk, the zeroing that follows changes
+ * only the page cache, and the store comes back once the page is dropped
+ * (mmap_truncate_stress found it on four CPUs, about one run in five).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -34,6 +40,7 @@
 #define OLD_SIZE 1124		/* EOF inside the second 1 KiB block */
 #define NEW_SIZE 8192
 #define PAST_EOF 3000		/* same page, third block: no disk block */
+#define PAST_EOF_IN_BLOCK 1500	/* past EOF in EOF's own block: on disk */
 
 static void sleep_ms(int ms)
 {
@@ -72,6 +79,7 @@ int main(int argc, char **argv)
 		return done_testing();
 	p[0] = 'b';		/* page_mkwrite: blocks up to EOF */
 	p[PAST_EOF] = 'X';	/* past EOF: in the page, not in the file */
+	p[PAST_EOF_IN_BLOCK] = 'Y';	/* the same, in a block it has */
 	have_delay = fail_delay("isize_set", 1500, 1) == 0;
 	if (!have_delay)
 		diag("no /proc/fail/delay: the race is left to chance");
