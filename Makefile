@@ -72,7 +72,7 @@ UDYN := $(foreach c,$(wildcard userland/dynamic/*.c),$(patsubst userland/dynamic
 UDCFLAGS := $(filter-out -static -Iuserland/include -idirafter include,$(UCFLAGS))
 USERLAND := $(UBIN) $(UTESTS) $(UBENCH) $(UDYN)
 
-.PHONY: all kernel userland images run run-iso iso test grade lab handin autograder gdb bench bench-smp stress dist docs deps clean check-deps FORCE
+.PHONY: all kernel userland images run run-iso iso test grade lab handin autograder gdb bench bench-smp stress race-rates dist docs deps clean check-deps FORCE
 FORCE:
 all: kernel userland $(B)/initramfs.cpio images
 
@@ -276,6 +276,13 @@ dist:
 stress: check-deps
 	@$(MAKE) --no-print-directory all
 	scripts/stress $(STRESS_ARGS)
+
+# make race-rates RATES="fix-off race/race-no-mapping-recheck": how often
+# the race stress (tests/races.list, no window held) catches each wrong
+# kernel in 10 runs (scripts/race-rates; RATES_ARGS="--runs N").
+race-rates: check-deps
+	@$(MAKE) --no-print-directory all
+	scripts/race-rates $(RATES_ARGS) $(or $(RATES),reference)
 
 # build/autograder-LAB.zip: what Gradescope runs to grade LAB's hand-ins
 # in this (the staff's) tree (scripts/mkautograder).
