@@ -232,7 +232,38 @@ int filemap_write_and_wait(struct address_space *mapping)
 	return err ? err : err2;
 }
 
-int writeback_single_inode(struct inode *inode, struct writeback_control *wbc)
+/*
+ * One writeback of an inode at a time (Linux's I_SYNC). Two at once, on
+ * two CPUs, could each take a dirty bit the other then trusts: sync(2)
+ * finding I_DIRTY_SYNC already cleared by the flusher, which has not yet
+ * copied the inode to its buffer, would return with the inode unwritten.
+ * Cleaning (WB_SYNC_NONE) leaves a busy inode to its writer; data
+ * integrity (WB_SYNC_ALL) waits for it, then does its own pass.
+ */
+static DECLARE_WAIT_QUEUE_HEAD(inode_sync_wait);
+
+static bool inode_sync_begin(struct inode *inode,
+			     enum writeback_sync_modes mode)
+{
+	while (__atomic_fetch_or(&inode->i_state, I_SYNC, __ATOMIC_SEQ_CST) &
+	       I_SYNC) {
+		if (mode == WB_SYNC_NONE)
+			return false;
+		wait_event(inode_sync_wait, !(READ_ONCE(inode->i_state) &
+					      I_SYNC));
+	}
+	return true;
+}
+
+static void inode_sync_end(struct inode *inode)
+{
+	inode_state_clear(inode, I_SYNC);
+	wake_up(&inode_sync_wait);
+}
+
+/* The pass itself; I_SYNC held. */
+static int __writeback_single_inode(struct inode *inode,
+				    struct writeback_control *wbc)
 {
 	struct address_space *mapping = inode->i_mapping;
 	int err = 0, err2;
@@ -253,6 +284,17 @@ int writeback_single_inode(struct inode *inode, struct writeback_control *wbc)
 			inode, wbc->sync_mode == WB_SYNC_ALL);
 		err = err ? err : err2;
 	}
+	return err;
+}
+
+int writeback_single_inode(struct inode *inode, struct writeback_control *wbc)
+{
+	int err;
+
+	if (!inode_sync_begin(inode, wbc->sync_mode))
+		return 0;
+	err = __writeback_single_inode(inode, wbc);
+	inode_sync_end(inode);
 	return err;
 }
 

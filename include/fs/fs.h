@@ -323,6 +323,7 @@ struct kstatfs {
 #define I_DIRTY_SYNC 0x8	/* inode fields changed: ->write_inode */
 #define I_DIRTY_PAGES 0x10	/* the mapping has dirty pages */
 #define I_DIRTY (I_DIRTY_SYNC | I_DIRTY_PAGES)
+#define I_SYNC 0x20	/* being written back (writeback_single_inode) */
 
 /*
  * Inode operations. Directory operations are called with the directory's
