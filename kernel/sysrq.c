@@ -30,17 +30,15 @@ static u64 sysrq_until;	/* jiffies: after a BREAK, the next key's deadline */
 
 void handle_sysrq(int key)
 {
-	int saved = console_loglevel;
-
 	/* Asked for at the console: shown whatever loglevel= says. */
-	console_loglevel = max(saved, CONSOLE_LOGLEVEL_DEFAULT);
+	console_verbose_begin();
 	if (key == 't') {
 		pr_info("sysrq: Show State\n");
 		show_state();
 	} else {
 		pr_info("sysrq: HELP : show-task-states(t)\n");
 	}
-	console_loglevel = saved;
+	console_verbose_end();
 }
 
 /*

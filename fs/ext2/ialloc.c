@@ -243,10 +243,12 @@ struct inode *ext2_new_inode(struct inode *dir, umode_t mode)
 	struct inode *inode;
 	unsigned long ino;
 	bool fresh = false;
+	u32 generation;
 	int err;
 
 	mutex_lock(&sbi->s_lock);
 	ino = alloc_ino(sb, dir, mode, &err, &fresh);
+	generation = sbi->s_next_generation++;	/* two CPUs: two numbers */
 	mutex_unlock(&sbi->s_lock);
 	if (!ino)
 		return ERR_PTR(err);
@@ -269,7 +271,7 @@ struct inode *ext2_new_inode(struct inode *dir, umode_t mode)
 	ei = EXT2_I(inode);
 	ei->i_new = true;
 	ei->i_block_group = (ino - 1) / sbi->s_inodes_per_group;
-	ei->i_generation = sbi->s_next_generation++;
+	ei->i_generation = generation;
 	inode->i_size = 0;
 	inode->i_blocks = 0;
 	inode->i_mtime = inode->i_atime = inode->i_ctime = current_time(inode);

@@ -40,6 +40,12 @@
 
 extern int console_loglevel;
 
+/* Show at least the default levels for a while (a task dump), whatever
+ * console_loglevel says; nested and on several CPUs at once, the first
+ * raises the level and the last puts it back. Any context. */
+void console_verbose_begin(void);
+void console_verbose_end(void);
+
 __printf(1, 2) int printk(const char *fmt, ...);
 int vprintk(const char *fmt, va_list ap);
 

@@ -35,6 +35,35 @@
 
 int console_loglevel = CONSOLE_LOGLEVEL_DEFAULT;
 
+/* console_verbose_begin/end: how many want it, and the level before. Two
+ * task dumps on two CPUs each saving and restoring the level themselves
+ * could leave the raised one for good. */
+static DEFINE_SPINLOCK(verbose_lock);
+static int verbose_depth, verbose_saved;
+
+void console_verbose_begin(void)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&verbose_lock, flags);
+	if (!verbose_depth++) {
+		verbose_saved = console_loglevel;
+		console_loglevel = max(console_loglevel,
+				       CONSOLE_LOGLEVEL_DEFAULT);
+	}
+	spin_unlock_irqrestore(&verbose_lock, flags);
+}
+
+void console_verbose_end(void)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&verbose_lock, flags);
+	if (!--verbose_depth)
+		console_loglevel = verbose_saved;
+	spin_unlock_irqrestore(&verbose_lock, flags);
+}
+
 static char log_buf[LOG_BUF_SIZE];
 static u64 log_first;	/* the oldest line kept starts here */
 static u64 log_next;	/* the next byte logged goes here */

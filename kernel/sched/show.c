@@ -142,11 +142,11 @@ static bool tasklist_trylock_for(u64 ns)
 void show_state(void)
 {
 	struct task_struct *t;
-	int n = 1, saved = console_loglevel;
+	int n = 1;
 	unsigned long flags = local_irq_save();
 	bool locked = tasklist_trylock_for(NSEC_PER_SEC);
 
-	console_loglevel = max(saved, CONSOLE_LOGLEVEL_DEFAULT);
+	console_verbose_begin();
 	if (!locked)	/* a deadlock may be what we are asked to show */
 		printk(KERN_INFO "task dump: the tasklist lock is held "
 		       "elsewhere for a second; the list may change as we "
@@ -158,7 +158,7 @@ void show_state(void)
 	list_for_each_entry(t, &task_list, tasks)
 		sched_show_task(t);
 	printk(KERN_INFO "task dump: end\n");
-	console_loglevel = saved;
+	console_verbose_end();
 	if (locked)
 		spin_unlock(&tasklist_lock);
 	local_irq_restore(flags);
