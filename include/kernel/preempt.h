@@ -77,6 +77,7 @@ static inline void set_need_resched(bool on)
 /* kernel/sched/core.c */
 extern bool preempt_full;	/* preempt=full (default) or none */
 extern unsigned int preempt_stress;	/* preempt_stress=N (0: off) */
+extern bool explore_active;	/* kernel/sched/explore.c: a run is on */
 void preempt_schedule(void);	/* switch if allowed and asked */
 
 #define preempt_disable() preempt_count_add(1)
@@ -85,7 +86,8 @@ void preempt_schedule(void);	/* switch if allowed and asked */
 #define preempt_enable()                                                \
 	do {                                                            \
 		preempt_count_add(-1);                                  \
-		if (unlikely(need_resched() || preempt_stress) &&      \
+		if (unlikely(need_resched() || preempt_stress ||       \
+			     explore_active) &&                         \
 		    preempt_count() == 0)                               \
 			preempt_schedule();                             \
 	} while (0)

@@ -161,6 +161,13 @@ struct task_struct {
 	 * 0 = disarmed), then every it_real_incr ticks if that is non-zero. */
 	u64 it_real_expires, it_real_incr;
 	struct list_head itimer_list;
+	/* kernel/sched/explore.c: in run explore_run (0: none), its task
+	 * explore_id; inside explore_enter depth times; i_size_changes when
+	 * it last locked a page in a fault; in the explorer itself. */
+	unsigned long explore_run;
+	int explore_id, explore_depth;
+	unsigned long explore_lock_gen;
+	bool explore_in_point;
 };
 
 static inline bool thread_group_leader(const struct task_struct *t)
