@@ -140,10 +140,10 @@ void explore_panic_note(void)
 static int explore_show(struct seq_file *m, void *data)
 {
 	seq_printf(m, "run %lu %s points %lu hash %016llx switches %d "
-		   "missed %d tasks %d schedule ", explore_seq,
+		   "missed %d unreached %d tasks %d schedule ", explore_seq,
 		   explore_active ? "active" : "ended", run.points,
 		   (unsigned long long)run.hash, run.switches, run.missed,
-		   run.ntasks);
+		   run.nsched - run.next, run.ntasks);
 	if (!run.nsched)
 		seq_puts(m, "none");
 	for (int i = 0; i < run.nsched; i++)

@@ -485,6 +485,25 @@ static void unforced(const struct race_case *c)
 	ok(!bad, "case %s: 20 unforced runs pass", c->name);
 }
 
+/* Nonsense schedules are refused with EINVAL (and a line on the console
+ * saying what a schedule is), not taken for something else. */
+static void bad_schedules(void)
+{
+	static const char *const bad[] = {
+		"banana\n", "5,1\n", "0\n", "1,,2\n", "3,\n", "-1\n",
+		"1,2,3,4,5,6,7,8,9\n", "trace \n",
+	};
+
+	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int ret = explore_write(bad[i]);
+
+		is_errno(ret, EINVAL, "/proc/explore refuses the schedule "
+			 "\"%.*s\"", (int)strlen(bad[i]) - 1, bad[i]);
+	}
+	ok(explore_write("end\n") == 0, "/proc/explore takes \"end\" with no "
+	   "run");
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: explore_truncate [-c CASE] [-k K] | -c CASE "
@@ -520,6 +539,8 @@ int main(int argc, char **argv)
 	if (explore_fd < 0)
 		diag("no /proc/explore (%s): unforced runs only",
 		     strerror(errno));
+	else if (!sched)
+		bad_schedules();
 	for (int i = 0; i < NCASES; i++) {
 		if (only && strcmp(only, cases[i].name))
 			continue;
