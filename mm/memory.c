@@ -449,13 +449,14 @@ static __cold __noreturn void explore_fault_bug(struct vm_fault *vmf,
 	       "i_size %lld, which has not changed since it last locked a "
 	       "page\n", vmf->vma->vm_ops->fault, what, vmf->pgoff,
 	       vmf->page ? "past" : "inside", (long long)i_size_read(inode));
-	if (vmf->page)
+	if (vmf->page) {
 		printk(KERN_EMERG "(it must look at i_size again once it holds "
 		       "the page lock, and refuse a page past it)\n");
-	else
+		dump_page(vmf->page, "->fault returned it");
+	} else {
 		printk(KERN_EMERG "(a page truncated meanwhile must be looked "
 		       "up again: the file may have grown back)\n");
-	dump_stack();
+	}
 	panic("->fault %s past what i_size says", what);
 }
 

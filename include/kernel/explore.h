@@ -68,6 +68,15 @@ static inline void explore_point(int kind, unsigned long ip)
  * truncate), so that whatever else the tasks do cannot shift them. */
 void explore_enter(void);
 void explore_exit(void);
+/*
+ * No points in between: the explorer's own code, and printk, so that a
+ * line of debugging output does not move the numbering of the points
+ * after it, and a report is not cut in two by a switch. (Needs
+ * <kernel/sched.h>.)
+ */
+#define explore_quiet_begin() (current->explore_off++)
+#define explore_quiet_end() (current->explore_off--)
+
 /* lock_page got its page: what ->fault decides from here on it decided
  * knowing i_size as it is now. */
 void explore_page_locked(void);

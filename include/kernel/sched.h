@@ -163,11 +163,11 @@ struct task_struct {
 	struct list_head itimer_list;
 	/* kernel/sched/explore.c: in run explore_run (0: none), its task
 	 * explore_id; inside explore_enter depth times; i_size_changes when
-	 * it last locked a page in a fault; in the explorer itself. */
+	 * it last locked a page in a fault; inside explore_quiet (printk,
+	 * the explorer itself) off times. */
 	unsigned long explore_run;
-	int explore_id, explore_depth;
+	int explore_id, explore_depth, explore_off;
 	unsigned long explore_lock_gen;
-	bool explore_in_point;
 };
 
 static inline bool thread_group_leader(const struct task_struct *t)

@@ -56,7 +56,7 @@ bool explore_current(void)
 void explore_fork(struct task_struct *p, struct task_struct *parent)
 {
 	p->explore_depth = 0;
-	p->explore_in_point = false;
+	p->explore_off = 0;
 	if (explore_active && parent->explore_run == explore_seq) {
 		p->explore_run = explore_seq;
 		p->explore_id = ++run.ntasks;
@@ -91,8 +91,8 @@ static u64 fnv(u64 h, unsigned long v)
 /*
  * A point reached by current. Counted only for an explored task inside a
  * fault or truncate, where a switch is allowed (preemption on, interrupts
- * on), and not while the explorer itself runs (its printk and the run
- * queue's lock end in points of their own).
+ * on), and not inside explore_quiet: the explorer itself (its printk and
+ * the run queue's lock end in points of their own), printk.
  */
 void __explore_point(int kind, unsigned long ip)
 {
@@ -100,9 +100,9 @@ void __explore_point(int kind, unsigned long ip)
 	bool sw;
 
 	if (t->explore_run != explore_seq || !t->explore_depth ||
-	    t->explore_in_point || preempt_count() || irqs_disabled())
+	    t->explore_off || preempt_count() || irqs_disabled())
 		return;
-	t->explore_in_point = true;
+	explore_quiet_begin();
 	run.points++;
 	run.hash = fnv(fnv(fnv(run.hash, t->explore_id), kind), ip);
 	sw = run.next < run.nsched && run.sched[run.next] == run.points;
@@ -122,7 +122,7 @@ void __explore_point(int kind, unsigned long ip)
 		else
 			run.missed++;
 	}
-	t->explore_in_point = false;
+	explore_quiet_end();
 }
 
 void explore_panic_note(void)
