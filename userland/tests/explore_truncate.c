@@ -74,12 +74,23 @@ struct race_case {
 	const char *name;
 	long cut;	/* B cuts the file to this */
 	int regrow;	/* then extends it back to NPAGES pages */
+	int store;	/* A's first access is a store ('Z'), not a load */
+	int cutter_first;	/* B runs first, A once B sleeps or yields */
+	int by_default;	/* run without -c (the race lab's three) */
 };
 
 static const struct race_case cases[] = {
-	{ "boundary", LAST, 1 },
-	{ "partial", LAST + CUT, 1 },
-	{ "shrink", CUT, 0 },
+	{ "boundary", LAST, 1, 0, 0, 1 },
+	{ "partial", LAST + CUT, 1, 0, 0, 1 },
+	{ "shrink", CUT, 0, 0, 0, 1 },
+	/* A store first: page_mkwrite against the truncate (lab mkwrite). */
+	{ "store-boundary", LAST, 1, 1, 0, 0 },
+	{ "store-partial", LAST + CUT, 1, 1, 0, 0 },
+	{ "store-shrink", CUT, 0, 1, 0, 0 },
+	/* The truncate first: a fault inside it with one switch
+	 * (the order of the truncate's own steps, lab truncate-new). */
+	{ "cutfirst-boundary", LAST, 1, 0, 1, 0 },
+	{ "cutfirst-shrink", CUT, 0, 0, 1, 0 },
 };
 #define NCASES (int)(sizeof(cases) / sizeof(cases[0]))
 
@@ -141,22 +152,23 @@ static int make_file(void)
 
 /* ---- the racers ------------------------------------------------------------ */
 
-static void faulter(volatile char *map, int done_fd)
+static void faulter(const struct race_case *c, volatile char *map,
+		    int done_fd)
 {
-	char c;
+	struct fault f;
+	char byte;
 
 	sh->before = sh->phase;
-	sh->v1 = load(map + LAST, &sh->sig1);
+	if (c->store)
+		sh->sig1 = probe_store((void *)(map + LAST), &f) ? f.signo : 0;
+	else
+		sh->v1 = load(map + LAST, &sh->sig1);
 	sh->after = sh->phase;
-	if (read(done_fd, &c, 1) != 1)
+	if (read(done_fd, &byte, 1) != 1)
 		_exit(3);
 	sh->v2 = load(map + LAST, &sh->sig2);
-	{
-		struct fault f;
-
-		sh->store_sig = probe_store((void *)(map + LAST + 1), &f) ?
-					f.signo : 0;
-	}
+	sh->store_sig = probe_store((void *)(map + LAST + 1), &f) ?
+				f.signo : 0;
 	_exit(0);
 }
 
@@ -188,13 +200,19 @@ static int state_at(const struct race_case *c, int stage)
 	return 0;	/* regrown: the cut part reads as zeroes */
 }
 
-/* Did the file hold got at LAST at some moment of phases from..to? (An
- * odd phase is a change in progress: either side of it.) */
+/* Is got what the file held at LAST at some moment of phases from..to?
+ * (An odd phase is a change in progress: either side of it.) For a
+ * store, only whether it was SIGBUS counts: got is -1 or 'Z'. */
+static int same(const struct race_case *c, int state, int got)
+{
+	return c->store ? (state == -1) == (got == -1) : state == got;
+}
+
 static int allowed(const struct race_case *c, int from, int to, int got)
 {
 	for (int ph = from; ph <= to; ph++)
-		if (state_at(c, ph & ~1) == got ||
-		    ((ph & 1) && state_at(c, ph + 1) == got))
+		if (same(c, state_at(c, ph & ~1), got) ||
+		    ((ph & 1) && same(c, state_at(c, ph + 1), got)))
 			return 1;
 	return 0;
 }
@@ -217,12 +235,19 @@ static const char *shown(int v)
 static void judge(const struct race_case *c, int fd, int st_a, int st_b,
 		  struct run *r)
 {
-	int got1 = sh->sig1 ? -1 : (unsigned char)sh->v1;
+	int got1 = sh->sig1 ? -1 : c->store ? 'Z' : (unsigned char)sh->v1;
 	int got2 = sh->sig2 ? -1 : (unsigned char)sh->v2;
 	int want2 = state_at(c, c->regrow ? 4 : 2);
 	long want_size = c->regrow ? NPAGES * PAGE : c->cut;
 	struct stat st;
-	char b = 0;
+	char b = 0, at_last = 0;
+
+	/* A store that succeeded stays where the file never stopped
+	 * covering LAST; elsewhere the cut took it, or it came after the
+	 * regrow: either value. */
+	if (c->store && got1 == 'Z' && want2 != -1 &&
+	    (c->cut > LAST || got2 == 'Z'))
+		want2 = 'Z';
 
 	r->why[0] = 0;
 	if (!WIFEXITED(st_a) || WEXITSTATUS(st_a) ||
@@ -236,10 +261,12 @@ static void judge(const struct race_case *c, int fd, int st_a, int st_b,
 		snprintf(r->why, sizeof(r->why), "a load got %s",
 			 strsignal(sh->sig1 ? sh->sig1 : sh->sig2));
 	} else if (!allowed(c, sh->before, sh->after, got1)) {
-		snprintf(r->why, sizeof(r->why), "the load during the "
+		snprintf(r->why, sizeof(r->why), "the %s during the "
 			 "truncate (cutter in phases %d..%d) got %s, which "
-			 "the file never held there", sh->before, sh->after,
-			 shown(got1));
+			 "the file never %s there", c->store ? "store" : "load",
+			 sh->before, sh->after, c->store ? (got1 == -1 ?
+			 "SIGBUS" : "through") : shown(got1), c->store ?
+			 "allowed" : "held");
 	} else if (got2 != want2) {
 		snprintf(r->why, sizeof(r->why), "the load after the "
 			 "truncate got %s, the file says %s", shown(got2),
@@ -254,6 +281,11 @@ static void judge(const struct race_case *c, int fd, int st_a, int st_b,
 		snprintf(r->why, sizeof(r->why), "the store after the "
 			 "truncate did not reach the file (pread: %s)",
 			 shown((unsigned char)b));
+	} else if (want2 != -1 &&
+		   (pread(fd, &at_last, 1, LAST) != 1 || at_last != got2)) {
+		snprintf(r->why, sizeof(r->why), "the mapping shows %s at "
+			 "the last page, the file (pread) %s", shown(got2),
+			 shown((unsigned char)at_last));
 	} else if (fstat(fd, &st) || st.st_size != want_size) {
 		snprintf(r->why, sizeof(r->why), "the file is %ld bytes, "
 			 "want %ld", (long)st.st_size, want_size);
@@ -310,7 +342,7 @@ static int run_one(const struct race_case *c, const char *sched, int trace,
 {
 	int fd = make_file(), done[2], st_a = 0, st_b = 0;
 	volatile char *map;
-	pid_t a, b;
+	pid_t a, b = -1;
 
 	memset(r, 0, sizeof(*r));
 	if (fd < 0 || pipe(done))
@@ -325,14 +357,21 @@ static int run_one(const struct race_case *c, const char *sched, int trace,
 		     strerror(errno));
 		return -1;
 	}
-	/* A first: it runs first, since nothing switches to B before
-	 * A sleeps or a point of the schedule says so. */
+	/* The first forked runs first: nothing switches to the other
+	 * before it sleeps or a point of the schedule says so. */
+	if (c->cutter_first) {
+		b = fork();
+		if (b == 0)
+			cutter(c, fd, done[1]);
+	}
 	a = fork();
 	if (a == 0)
-		faulter(map, done[0]);
-	b = fork();
-	if (b == 0)
-		cutter(c, fd, done[1]);
+		faulter(c, map, done[0]);
+	if (!c->cutter_first) {
+		b = fork();
+		if (b == 0)
+			cutter(c, fd, done[1]);
+	}
 	if (a < 0 || b < 0)
 		return -1;
 	waitpid(a, &st_a, 0);
@@ -417,7 +456,8 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void explore_case(const struct race_case *c, int k)
+/* 0, or -1 when a schedule failed (the search stops there). */
+static int explore_case(const struct race_case *c, int k)
 {
 	struct search s = { .c = c, .k = k };
 	double t0 = now();
@@ -432,6 +472,7 @@ static void explore_case(const struct race_case *c, int k)
 	ok(!s.broken, "case %s: every run could be made", c->name);
 	ok(!s.failed, "case %s: every schedule with up to %d switches "
 	   "passes", c->name, k);
+	return s.failed || s.broken ? -1 : 0;
 }
 
 /* Replay: the same schedule n times, the same points and hash each time. */
@@ -506,15 +547,47 @@ static void bad_schedules(void)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: explore_truncate [-c CASE] [-k K] | -c CASE "
-		"-r SCHEDULE [-n N] [-t]\n");
+	fprintf(stderr, "usage: explore_truncate [-c CASE[,CASE...]|all] "
+		"[-k K] | -c CASE -r SCHEDULE [-n N] [-t]\ncases:");
+	for (int i = 0; i < NCASES; i++)
+		fprintf(stderr, " %s", cases[i].name);
+	fprintf(stderr, "\n");
 	exit(2);
+}
+
+/* Is case i among -c's list (none given: the race lab's three)? */
+static int chosen(const char *list, int i)
+{
+	size_t len = strlen(cases[i].name);
+
+	if (!list)
+		return cases[i].by_default;
+	if (!strcmp(list, "all"))
+		return 1;
+	for (const char *p = list; *p; p += strcspn(p, ","), p += !!*p)
+		if (strcspn(p, ",") == len && !strncmp(p, cases[i].name, len))
+			return 1;
+	return 0;
+}
+
+/* Every name in -c's list is a case's. */
+static int list_ok(const char *list)
+{
+	int n = 0, want = 1;
+
+	if (!list || !strcmp(list, "all"))
+		return 1;
+	for (const char *p = list; *p; p++)
+		want += *p == ',';
+	for (int i = 0; i < NCASES; i++)
+		n += chosen(list, i);
+	return n == want;
 }
 
 int main(int argc, char **argv)
 {
 	const char *only = NULL, *sched = NULL;
-	int k = 2, n = 1, trace = 0, found = 0, opt;
+	int k = 2, n = 1, trace = 0, opt;
 
 	while ((opt = getopt(argc, argv, "c:k:r:n:t")) != -1) {
 		switch (opt) {
@@ -526,7 +599,8 @@ int main(int argc, char **argv)
 		default: usage();
 		}
 	}
-	if (k < 0 || k > MAX_DEPTH || n < 1 || (sched && !only))
+	if (k < 0 || k > MAX_DEPTH || n < 1 || (sched && !only) ||
+	    !list_ok(only))
 		usage();
 	fault_install();
 	prefault_image();
@@ -542,20 +616,14 @@ int main(int argc, char **argv)
 	else if (!sched)
 		bad_schedules();
 	for (int i = 0; i < NCASES; i++) {
-		if (only && strcmp(only, cases[i].name))
+		if (!chosen(only, i))
 			continue;
 		if (explore_fd < 0)
 			unforced(&cases[i]);
 		else if (sched)
 			replay(&cases[i], sched, n, trace);
-		else
-			explore_case(&cases[i], k);
-		found = 1;
-	}
-	if (!found) {
-		fprintf(stderr, "explore_truncate: no case %s (boundary, "
-			"partial, shrink)\n", only);
-		return 2;
+		else if (explore_case(&cases[i], k))
+			break;	/* the first failure is the report */
 	}
 	unlink(FILE_NAME);
 	return done_testing();
