@@ -19,6 +19,7 @@
 #include <kernel/errno.h>
 #include <kernel/fail_delay.h>
 #include <kernel/init.h>
+#include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
 #include <kernel/smp.h>
@@ -27,6 +28,10 @@
 #include <fs/proc_fs.h>
 
 #define EXPLORE_MAX_SWITCHES 8
+/* A run is a few hundred points; one that passes this many is a task
+ * caught in a loop (a fault retried forever), which, with the tick not
+ * switching it, would hang the boot without a word. */
+#define EXPLORE_MAX_POINTS 50000
 #define FD_EXPLORE_BIT (1UL << 63)	/* in fail_delay_armed: see below */
 
 bool explore_active;
@@ -88,6 +93,16 @@ static u64 fnv(u64 h, unsigned long v)
 	return h;
 }
 
+static __cold __noreturn void explore_loop_bug(int kind, unsigned long ip)
+{
+	printk(KERN_EMERG "BUG: explore: the run passed %d points without "
+	       "ending: task %d (%s[%d]) loops, now at %s %pS\n",
+	       EXPLORE_MAX_POINTS, current->explore_id, current->comm,
+	       current->pid, kind_names[kind < EP_DELAY ? kind : EP_DELAY],
+	       (void *)ip);
+	panic("explore: a task of the run loops");
+}
+
 /*
  * A point reached by current. Counted only for an explored task inside a
  * fault or truncate, where a switch is allowed (preemption on, interrupts
@@ -103,7 +118,8 @@ void __explore_point(int kind, unsigned long ip)
 	    t->explore_off || preempt_count() || irqs_disabled())
 		return;
 	explore_quiet_begin();
-	run.points++;
+	if (++run.points > EXPLORE_MAX_POINTS)
+		explore_loop_bug(kind, ip);
 	run.hash = fnv(fnv(fnv(run.hash, t->explore_id), kind), ip);
 	sw = run.next < run.nsched && run.sched[run.next] == run.points;
 	if (run.trace) {
