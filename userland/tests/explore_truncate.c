@@ -20,16 +20,24 @@
  *   - once B is done, the second load and the store see the file as it
  *     ends: SIGBUS exactly past EOF (no page left mapped past it), and a
  *     store inside it reaches the file (pread sees it);
- *   - the file's size is B's last one;
+ *   - the mapping shows what pread reads there, and the file's size is
+ *     B's last one;
  *   - and the kernel stays silent: its checkers panic on a page returned
  *     by ->fault that left the file, and, under the explorer, on a page
  *     past i_size or a SIGBUS inside it that i_size at the page lock
  *     does not explain (mm/memory.c, explore_check_fault).
  * Cases: boundary (cut to LAST, regrow), partial (cut inside the last
- * page, regrow), shrink (cut inside the first page, stay short).
+ * page, regrow), shrink (cut inside the first page, stay short): the
+ * race lab's, run when no -c is given. The same three with a store as
+ * A's first access (store-boundary, store-partial, store-shrink: a
+ * page_mkwrite against the truncate, lab mkwrite, on a disk), and with B
+ * forked first, so that one switch puts A's fault inside the truncate
+ * (cutfirst-boundary, cutfirst-shrink). Before each case one run that
+ * does not count brings the caches to the state every later run sees.
  *
  * Usage:
- *   explore_truncate [-c CASE] [-k K]     every schedule with up to K
+ *   explore_truncate [-c CASE[,CASE...]|all] [-k K]
+ *                                         every schedule with up to K
  *                                         switches (2), each case in turn
  *   explore_truncate -c CASE -r SCHED [-n N] [-t]
  *                                         replay SCHED N times (1); -t
