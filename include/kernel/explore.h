@@ -13,9 +13,10 @@
  * reaches 0), and the fail_delay windows (passed, not held). The
  * schedule lists point numbers; at each, the running explored task
  * yields to the other runnable one. Nothing else switches them: the tick
- * does not preempt an explored task, and an explored task runs before
- * any other. So a schedule names one interleaving, and runs it again
- * exactly (the point count and a hash of where each point was say so).
+ * does not preempt an explored task, an explored task runs before any
+ * other, and its disk requests complete before it goes on (block/bio.c).
+ * So a schedule names one interleaving, and runs it again exactly (the
+ * point count and a hash of where each point was say so).
  *
  *	echo 17,43 > /proc/explore	# a run, switching at points 17 and 43
  *	echo none > /proc/explore	# a run without switches
