@@ -12,9 +12,8 @@
  */
 #include <fs/blkdev.h>
 #include <kernel/completion.h>
-#include <kernel/explore.h>
-#include <asm/processor.h>
 #include <kernel/errno.h>
+#include <kernel/explore.h>
 #include <kernel/fault_inject.h>
 #include <kernel/init.h>
 #include <kernel/wait.h>

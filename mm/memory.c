@@ -426,12 +426,6 @@ static void check_fault_page(struct vm_fault *vmf, int ret)
 }
 
 /*
- * vm_ops->fault for vmf->pgoff: VM_FAULT_LOCKED (maybe | VM_FAULT_MAJOR)
- * with the page locked and referenced in vmf->page, inside i_size; or
- * VM_FAULT_* error bits, no page. The reference becomes the PTE's, or the
- * caller drops it.
- */
-/*
  * Under the explorer, what ->fault decided is checked against i_size too
  * (<kernel/explore.h>). Between two points of the faulting task no other
  * explored task runs, so i_size_changes, unchanged since ->fault last
@@ -441,15 +435,16 @@ static void check_fault_page(struct vm_fault *vmf, int ret)
  * may change at any moment, and nothing can be concluded.)
  */
 static __cold __noreturn void explore_fault_bug(struct vm_fault *vmf,
-						const char *what)
+						bool page)
 {
 	struct inode *inode = vmf->vma->vm_file->f_inode;
+	const char *what = page ? "returned a locked page" : "returned SIGBUS";
 
 	printk(KERN_EMERG "BUG: explore: ->fault %ps %s for page %lu, %s "
 	       "i_size %lld, which has not changed since it last locked a "
 	       "page\n", vmf->vma->vm_ops->fault, what, vmf->pgoff,
-	       vmf->page ? "past" : "inside", (long long)i_size_read(inode));
-	if (vmf->page) {
+	       page ? "past" : "inside", (long long)i_size_read(inode));
+	if (page) {
 		printk(KERN_EMERG "(it must look at i_size again once it holds "
 		       "the page lock, and refuse a page past it)\n");
 		dump_page(vmf->page, "->fault returned it");
@@ -469,24 +464,30 @@ static void explore_check_fault(struct vm_fault *vmf, int ret)
 	if (current->explore_lock_gen != i_size_changes)
 		return;
 	if ((ret & VM_FAULT_LOCKED) && vmf->page && past)
-		explore_fault_bug(vmf, "returned a locked page");
+		explore_fault_bug(vmf, true);
 	if ((ret & VM_FAULT_SIGBUS) && !past)
-		explore_fault_bug(vmf, "returned SIGBUS");
+		explore_fault_bug(vmf, false);
 }
 
+/*
+ * vm_ops->fault for vmf->pgoff: VM_FAULT_LOCKED (maybe | VM_FAULT_MAJOR)
+ * with the page locked and referenced in vmf->page, inside i_size; or
+ * VM_FAULT_* error bits, no page. The reference becomes the PTE's, or the
+ * caller drops it.
+ */
 static int __do_fault(struct vm_fault *vmf)
 {
 	int ret;
 
 	vmf->page = NULL;
 	ret = vmf->vma->vm_ops->fault(vmf);
+	if (!(ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE | VM_FAULT_RETRY)))
+		check_fault_page(vmf, ret);
 	if (unlikely(explore_active) && vmf->vma->vm_file &&
 	    explore_current())
 		explore_check_fault(vmf, ret);
-	if (!(ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE | VM_FAULT_RETRY))) {
-		check_fault_page(vmf, ret);
+	if (!(ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE | VM_FAULT_RETRY)))
 		fail_delay(FD_FAULT_PAGE_LOCKED); /* truncate waits on our lock */
-	}
 	return ret;
 }
 
