@@ -654,8 +654,9 @@ static int wp_fault(struct vm_area_struct *vma, pte_t *pte,
 	return do_wp_page(vma, pte, address);
 }
 
-/* A fault on a file mapping: where the explorer numbers its points. */
-static int explored_fault(struct vm_area_struct *vma, pte_t *pte,
+/* A fault on a file mapping: where the explorer numbers its points.
+ * Inlined, so that fn is a direct call. */
+static inline __attribute__((always_inline)) int explored_fault(struct vm_area_struct *vma, pte_t *pte,
 			  unsigned long address, unsigned int flags,
 			  int (*fn)(struct vm_area_struct *, pte_t *,
 				    unsigned long, unsigned int))

@@ -43,7 +43,7 @@ enum explore_kind {
 	EP_DELAY,		/* + enum fail_delay_point: a named window */
 };
 
-extern bool explore_active;	/* a run is in progress (<kernel/preempt.h>) */
+extern bool explore_active;	/* a run is in progress */
 extern unsigned long i_size_changes;	/* every i_size_write (fs/inode.c) */
 
 struct task_struct;
@@ -66,9 +66,22 @@ static inline void explore_point(int kind, unsigned long ip)
 }
 
 /* Points are numbered only between these (a fault on a file mapping, a
- * truncate), so that whatever else the tasks do cannot shift them. */
-void explore_enter(void);
-void explore_exit(void);
+ * truncate), so that whatever else the tasks do cannot shift them. With
+ * no run, nothing but the test of explore_active. */
+void __explore_enter(void);
+void __explore_exit(void);
+
+static inline void explore_enter(void)
+{
+	if (unlikely(explore_active))
+		__explore_enter();
+}
+
+static inline void explore_exit(void)
+{
+	if (unlikely(explore_active))
+		__explore_exit();
+}
 /*
  * No points in between: the explorer's own code, and printk, so that a
  * line of debugging output does not move the numbering of the points

@@ -353,6 +353,7 @@ static int set_preempt(const char *val)
 __setup("preempt", set_preempt);
 
 unsigned int preempt_stress;
+unsigned int preempt_hooks;
 static u64 stress_seed = 1;
 
 static int set_preempt_stress(const char *val)
@@ -360,6 +361,8 @@ static int set_preempt_stress(const char *val)
 	char *end;
 
 	preempt_stress = simple_strtoul(val, &end, 10);
+	if (preempt_stress)
+		preempt_hooks |= PREEMPT_HOOK_STRESS;
 	if (*end == ',')
 		stress_seed = simple_strtoul(end + 1, &end, 10) | 1;
 	return *end ? -EINVAL : 0;

@@ -70,15 +70,19 @@ void explore_fork(struct task_struct *p, struct task_struct *parent)
 	}
 }
 
-void explore_enter(void)
+/* A run may begin or end while a task is between the two (not one of
+ * the run's: they are forked after it begins, and reaped before it
+ * ends): the depth never goes below 0. */
+void __explore_enter(void)
 {
 	current->explore_depth++;
 	current->explore_lock_gen = i_size_changes;
 }
 
-void explore_exit(void)
+void __explore_exit(void)
 {
-	current->explore_depth--;
+	if (current->explore_depth > 0)
+		current->explore_depth--;
 }
 
 void explore_page_locked(void)
@@ -203,6 +207,7 @@ static int explore_write(const char *buf, size_t len, void *data)
 		end--;
 	if (end - buf == 3 && !strncmp(buf, "end", 3)) {
 		explore_active = false;
+		preempt_hooks &= ~PREEMPT_HOOK_EXPLORE;
 		fail_delay_armed &= ~FD_EXPLORE_BIT;
 		return 0;
 	}
@@ -239,6 +244,7 @@ static int explore_write(const char *buf, size_t len, void *data)
 	 * every delay point (and the tracer's entry points) to
 	 * __fail_delay, which counts it as a point. */
 	fail_delay_armed |= FD_EXPLORE_BIT;
+	preempt_hooks |= PREEMPT_HOOK_EXPLORE;	/* spinlocks' ends are points */
 	explore_active = true;
 	return 0;
 }
