@@ -53,6 +53,7 @@ void explore_fork(struct task_struct *p, struct task_struct *parent);
 bool explore_current(void);	/* current is one of the run's tasks */
 void explore_panic_note(void);	/* which schedule was running */
 bool explore_yield(void);	/* kernel/sched/core.c */
+bool explore_tick(struct task_struct *t);	/* no preemption for t? */
 
 /* Is t one of the run's tasks? (explore_active is checked first.) */
 #define explore_task(t) ((t)->explore_run == explore_seq)

@@ -167,6 +167,7 @@ struct task_struct {
 	 * the explorer itself) off times. */
 	unsigned long explore_run;
 	int explore_id, explore_depth, explore_off;
+	unsigned int explore_ticks;	/* ticks it ran in this run */
 	unsigned long explore_lock_gen;
 };
 

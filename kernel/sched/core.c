@@ -472,7 +472,7 @@ void scheduler_tick(void)
 	else
 		this_cpu()->busy_ticks++;
 	/* An explored task switches only where its schedule says. */
-	if (unlikely(explore_active) && explore_task(t))
+	if (unlikely(explore_active) && explore_tick(t))
 		return;
 	if (!list_empty(&run_queue) || is_idle_task(t))
 		set_need_resched(true);

@@ -24,6 +24,7 @@
 #include <kernel/sched.h>
 #include <kernel/smp.h>
 #include <kernel/string.h>
+#include <kernel/time.h>
 #include <asm/processor.h>
 #include <fs/proc_fs.h>
 
@@ -32,6 +33,10 @@
  * caught in a loop (a fault retried forever), which, with the tick not
  * switching it, would hang the boot without a word. */
 #define EXPLORE_MAX_POINTS 50000
+/* No run needs a second of the CPU; a task of the run that has had ten
+ * spins, most likely in user space waiting for the other (where there
+ * is no point to switch at). */
+#define EXPLORE_MAX_TICKS (10 * HZ)
 #define FD_EXPLORE_BIT (1UL << 63)	/* in fail_delay_armed: see below */
 
 bool explore_active;
@@ -62,6 +67,7 @@ void explore_fork(struct task_struct *p, struct task_struct *parent)
 {
 	p->explore_depth = 0;
 	p->explore_off = 0;
+	p->explore_ticks = 0;
 	if (explore_active && parent->explore_run == explore_seq) {
 		p->explore_run = explore_seq;
 		p->explore_id = ++run.ntasks;
@@ -145,6 +151,33 @@ void __explore_point(int kind, unsigned long ip)
 	explore_quiet_end();
 }
 
+static void explore_stop(void)
+{
+	explore_active = false;
+	preempt_hooks &= ~PREEMPT_HOOK_EXPLORE;
+	fail_delay_armed &= ~FD_EXPLORE_BIT;
+}
+
+/*
+ * From the tick (interrupts off): true when t, one of the run's tasks,
+ * must not be preempted. The tick does not switch them; but one that
+ * spins for EXPLORE_MAX_TICKS would then hold the CPU for ever, so the
+ * run is given up, said so, and the tick switches again.
+ */
+bool explore_tick(struct task_struct *t)
+{
+	if (!explore_task(t))
+		return false;
+	if (++t->explore_ticks < EXPLORE_MAX_TICKS)
+		return true;
+	pr_warn("explore: task %d (%s[%d]) ran %d s without sleeping or "
+		"ending (a busy wait? the other task never runs unless it "
+		"sleeps): run %lu given up\n", t->explore_id, t->comm, t->pid,
+		EXPLORE_MAX_TICKS / HZ, explore_seq);
+	explore_stop();
+	return false;
+}
+
 void explore_panic_note(void)
 {
 	if (!explore_active)
@@ -206,9 +239,7 @@ static int explore_write(const char *buf, size_t len, void *data)
 	if (end > buf && end[-1] == '\n')
 		end--;
 	if (end - buf == 3 && !strncmp(buf, "end", 3)) {
-		explore_active = false;
-		preempt_hooks &= ~PREEMPT_HOOK_EXPLORE;
-		fail_delay_armed &= ~FD_EXPLORE_BIT;
+		explore_stop();
 		return 0;
 	}
 	if (end - buf > 6 && !strncmp(buf, "trace ", 6)) {
@@ -240,6 +271,7 @@ static int explore_write(const char *buf, size_t len, void *data)
 	current->explore_run = explore_seq;
 	current->explore_id = 1;
 	current->explore_depth = 0;
+	current->explore_ticks = 0;
 	/* fail_delay() looks at fail_delay_armed only: a bit of it brings
 	 * every delay point (and the tracer's entry points) to
 	 * __fail_delay, which counts it as a point. */
@@ -251,7 +283,8 @@ static int explore_write(const char *buf, size_t len, void *data)
 
 static int explore_init(void)
 {
-	proc_create_rw_data("explore", 0666, explore_show, explore_write,
+	/* Root's: a run's tasks are never preempted by the tick. */
+	proc_create_rw_data("explore", 0644, explore_show, explore_write,
 			    NULL);
 	return 0;
 }
