@@ -13,6 +13,7 @@
 #include <fs/blkdev.h>
 #include <kernel/completion.h>
 #include <kernel/errno.h>
+#include <kernel/explore.h>
 #include <kernel/fault_inject.h>
 #include <kernel/init.h>
 #include <kernel/wait.h>
@@ -157,6 +158,43 @@ void bio_endio(struct bio *bio)
 		bio->bi_end_io(bio);
 }
 
+/*
+ * A request of a task the schedule explorer runs (kernel/sched/explore.c)
+ * completes before the task goes on: it spins, interrupts on, until the
+ * disk's interrupt has ended the bio. Otherwise the task would sleep, the
+ * other task of the run would go on, and how far it got before the
+ * interrupt came (a page unlocked by the read's end, or still locked)
+ * would depend on the disk's speed, not on the schedule. The tick does
+ * not switch an explored task, so nothing else runs meanwhile.
+ */
+struct explore_bio_wait {
+	bio_end_io_t *end_io;
+	void *private;
+	volatile bool done;
+};
+
+static void explore_bio_end_io(struct bio *bio)
+{
+	struct explore_bio_wait *w = bio->bi_private;
+
+	bio->bi_end_io = w->end_io;
+	bio->bi_private = w->private;
+	if (bio->bi_end_io)
+		bio->bi_end_io(bio);	/* may free the bio */
+	w->done = true;
+}
+
+static void submit_bio_explored(struct bio *bio)
+{
+	struct explore_bio_wait w = { bio->bi_end_io, bio->bi_private, false };
+
+	bio->bi_end_io = explore_bio_end_io;
+	bio->bi_private = &w;
+	bio->bi_bdev->bd_ops->submit_bio(bio);
+	while (!w.done)
+		cpu_relax();
+}
+
 void submit_bio(struct bio *bio)
 {
 	struct block_device *bdev = bio->bi_bdev;
@@ -182,7 +220,10 @@ void submit_bio(struct bio *bio)
 		bio_endio(bio);
 		return;
 	}
-	bdev->bd_ops->submit_bio(bio);
+	if (unlikely(explore_active) && explore_current() && !irqs_disabled())
+		submit_bio_explored(bio);
+	else
+		bdev->bd_ops->submit_bio(bio);
 }
 
 static void bio_wait_end_io(struct bio *bio)

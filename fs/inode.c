@@ -27,6 +27,10 @@
 
 static DEFINE_SPINLOCK(inode_lock);
 
+/* Bumped by every i_size_write: the explorer asks whether a size changed
+ * between two moments of a fault (kernel/sched/explore.c). */
+unsigned long i_size_changes;
+
 #define I_HASHBITS 12
 static struct list_head inode_hashtable[1 << I_HASHBITS];
 

@@ -22,6 +22,7 @@
 #include <fs/mount.h>
 #include <fs/namei.h>
 #include <kernel/errno.h>
+#include <kernel/explore.h>
 #include <kernel/sched.h>
 #include <mm/slab.h>
 #include <mm/writeback.h>
@@ -396,6 +397,7 @@ int do_truncate(struct dentry *dentry, loff_t length, unsigned int time_attrs,
 		newattrs.ia_file = filp;
 		newattrs.ia_valid |= ATTR_FILE;
 	}
+	explore_enter();	/* the explorer's points: <kernel/explore.h> */
 	mutex_lock(&inode->i_mutex);
 	kill = should_remove_suid(inode);
 	if (kill)
@@ -406,6 +408,7 @@ int do_truncate(struct dentry *dentry, loff_t length, unsigned int time_attrs,
 	err = notify_change(dentry, &newattrs);
 	mapping_resize_end(inode->i_mapping);
 	mutex_unlock(&inode->i_mutex);
+	explore_exit();
 	return err;
 }
 

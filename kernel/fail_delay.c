@@ -9,6 +9,7 @@
  */
 #include <kernel/fail_delay.h>
 #include <kernel/errno.h>
+#include <kernel/explore.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
 #include <kernel/signal.h>
@@ -57,10 +58,20 @@ static void delay_ms(unsigned long ms)
 			schedule();	/* a signal waits: yield, go on */
 }
 
+const char *fail_delay_name(enum fail_delay_point point)
+{
+	return points[point].name;
+}
+
 void __fail_delay(enum fail_delay_point point)
 {
 	struct delay_point *p = &points[point];
 	unsigned long flags, ms = 0;
+
+	/* For the explorer a window is a place to switch, never a wait. */
+	explore_point(EP_DELAY + point, _RET_IP_);
+	if (!(fail_delay_armed & (1UL << point)))
+		return;
 
 	spin_lock_irqsave(&delay_lock, flags);
 	if (p->count) {

@@ -22,6 +22,7 @@
  * and the fork, vfork, clone and clone3 calls.
  */
 #include <kernel/sched.h>
+#include <kernel/explore.h>
 #include <kernel/errno.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
@@ -163,6 +164,7 @@ static void init_child(struct task_struct *p, struct task_struct *parent,
 
 	p->state = TASK_RUNNING;
 	p->pid = alloc_pid();
+	explore_fork(p, parent);
 	p->tgid = (flags & CLONE_THREAD) ? parent->tgid : p->pid;
 	p->group_leader = (flags & CLONE_THREAD) ? parent->group_leader : p;
 	p->start_time = jiffies;

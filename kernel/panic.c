@@ -5,6 +5,7 @@
  * the test harness waits for; after it the CPU halts with interrupts off.
  */
 #include <kernel/panic.h>
+#include <kernel/explore.h>
 #include <kernel/printk.h>
 #include <kernel/smp.h>
 #include <asm/processor.h>
@@ -29,6 +30,7 @@ __noreturn void panic(const char *fmt, ...)
 	va_end(ap);
 	console_loglevel = 15;	/* whatever loglevel=, show everything now */
 	printk(KERN_EMERG "Kernel panic - not syncing: %s\n", msg);
+	explore_panic_note();
 	if (!oops_in_progress)
 		dump_stack();
 	printk(KERN_EMERG "---[ end Kernel panic - not syncing: %s ]---\n", msg);

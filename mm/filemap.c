@@ -20,6 +20,7 @@
  * find_* returns one more for the caller.
  */
 #include <kernel/preempt.h>
+#include <kernel/explore.h>
 #include <mm/filemap.h>
 #include <mm/writeback.h>
 #include <fs/fs.h>
@@ -87,8 +88,11 @@ void __sched lock_page(struct page *page)
 	wait_queue_head_t *wq = page_waitqueue(page);
 
 	might_sleep();
+	explore_point(EP_LOCK_PAGE, _RET_IP_);
 	while (!trylock_page(page))
 		wait_event(*wq, !PageLocked(page));
+	if (unlikely(explore_active))
+		explore_page_locked();
 }
 
 void unlock_page(struct page *page)
@@ -96,6 +100,7 @@ void unlock_page(struct page *page)
 	BUG_ON(!PageLocked(page));
 	clear_bit(PG_locked, &page->flags);
 	wake_up(page_waitqueue(page));
+	explore_point(EP_UNLOCK_PAGE, _RET_IP_);
 }
 
 void __sched wait_on_page_locked(struct page *page)

@@ -39,6 +39,7 @@
  * Linux's names (mm/memory.c, 6.x) except where a comment says otherwise.
  */
 #include <kernel/fail_delay.h>
+#include <kernel/explore.h>
 #include <mm/mmap.h>
 #include <mm/mmap_lock.h>
 #include <mm/fault_around.h>
@@ -425,6 +426,50 @@ static void check_fault_page(struct vm_fault *vmf, int ret)
 }
 
 /*
+ * Under the explorer, what ->fault decided is checked against i_size too
+ * (<kernel/explore.h>). Between two points of the faulting task no other
+ * explored task runs, so i_size_changes, unchanged since ->fault last
+ * locked a page, says that the size ->fault could see under that lock is
+ * the size now. Then a page it returns must be inside i_size, and a
+ * SIGBUS must be for an offset outside it. (Outside the explorer a size
+ * may change at any moment, and nothing can be concluded.)
+ */
+static __cold __noreturn void explore_fault_bug(struct vm_fault *vmf,
+						bool page)
+{
+	struct inode *inode = vmf->vma->vm_file->f_inode;
+	const char *what = page ? "returned a locked page" : "returned SIGBUS";
+
+	printk(KERN_EMERG "BUG: explore: ->fault %ps %s for page %lu, %s "
+	       "i_size %lld, which has not changed since it last locked a "
+	       "page\n", vmf->vma->vm_ops->fault, what, vmf->pgoff,
+	       page ? "past" : "inside", (long long)i_size_read(inode));
+	if (page) {
+		printk(KERN_EMERG "(it must look at i_size again once it holds "
+		       "the page lock, and refuse a page past it)\n");
+		dump_page(vmf->page, "->fault returned it");
+	} else {
+		printk(KERN_EMERG "(a page truncated meanwhile must be looked "
+		       "up again: the file may have grown back)\n");
+	}
+	panic("->fault %s past what i_size says", what);
+}
+
+static void explore_check_fault(struct vm_fault *vmf, int ret)
+{
+	struct inode *inode = vmf->vma->vm_file->f_inode;
+	bool past = vmf->pgoff >=
+		    (i_size_read(inode) + PAGE_SIZE - 1) >> PAGE_SHIFT;
+
+	if (current->explore_lock_gen != i_size_changes)
+		return;
+	if ((ret & VM_FAULT_LOCKED) && vmf->page && past)
+		explore_fault_bug(vmf, true);
+	if ((ret & VM_FAULT_SIGBUS) && !past)
+		explore_fault_bug(vmf, false);
+}
+
+/*
  * vm_ops->fault for vmf->pgoff: VM_FAULT_LOCKED (maybe | VM_FAULT_MAJOR)
  * with the page locked and referenced in vmf->page, inside i_size; or
  * VM_FAULT_* error bits, no page. The reference becomes the PTE's, or the
@@ -436,10 +481,13 @@ static int __do_fault(struct vm_fault *vmf)
 
 	vmf->page = NULL;
 	ret = vmf->vma->vm_ops->fault(vmf);
-	if (!(ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE | VM_FAULT_RETRY))) {
+	if (!(ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE | VM_FAULT_RETRY)))
 		check_fault_page(vmf, ret);
+	if (unlikely(explore_active) && vmf->vma->vm_file &&
+	    explore_current())
+		explore_check_fault(vmf, ret);
+	if (!(ret & (VM_FAULT_ERROR | VM_FAULT_NOPAGE | VM_FAULT_RETRY)))
 		fail_delay(FD_FAULT_PAGE_LOCKED); /* truncate waits on our lock */
-	}
 	return ret;
 }
 
@@ -600,6 +648,27 @@ static int anonymous_fault(struct vm_area_struct *vma, pte_t *pte,
 	return ret;
 }
 
+static int wp_fault(struct vm_area_struct *vma, pte_t *pte,
+		    unsigned long address, unsigned int flags)
+{
+	return do_wp_page(vma, pte, address);
+}
+
+/* A fault on a file mapping: where the explorer numbers its points.
+ * Inlined, so that fn is a direct call. */
+static inline __attribute__((always_inline)) int explored_fault(struct vm_area_struct *vma, pte_t *pte,
+			  unsigned long address, unsigned int flags,
+			  int (*fn)(struct vm_area_struct *, pte_t *,
+				    unsigned long, unsigned int))
+{
+	int ret;
+
+	explore_enter();
+	ret = fn(vma, pte, address, flags);
+	explore_exit();
+	return ret;
+}
+
 static int __handle_mm_fault(struct vm_area_struct *vma,
 			     unsigned long address, unsigned int flags)
 {
@@ -614,11 +683,14 @@ static int __handle_mm_fault(struct vm_area_struct *vma,
 	entry = READ_ONCE(*pte);
 	if (!(entry & _PAGE_PRESENT)) {
 		if (vma->vm_ops && vma->vm_ops->fault)
-			return do_fault(vma, pte, address, flags);
+			return explored_fault(vma, pte, address, flags,
+					      do_fault);
 		return anonymous_fault(vma, pte, address);
 	}
 	if ((flags & FAULT_FLAG_WRITE) && !(entry & _PAGE_RW))
-		return do_wp_page(vma, pte, address);
+		return vma->vm_file ? explored_fault(vma, pte, address, flags,
+						     wp_fault)
+				    : do_wp_page(vma, pte, address);
 	/* Present and allowed: another path fixed it first, or a stale TLB. */
 	invlpg(address);
 	return 0;

@@ -40,6 +40,7 @@ extern unsigned long fail_delay_armed;	/* bit per point: the fast test */
 
 void __fail_delay(enum fail_delay_point point);
 void fail_delay_proc_init(void);
+const char *fail_delay_name(enum fail_delay_point point);
 
 /* Sleep here if the point is armed. May sleep: never call it atomic. */
 static inline void fail_delay(enum fail_delay_point point)

@@ -77,6 +77,12 @@ static inline void set_need_resched(bool on)
 /* kernel/sched/core.c */
 extern bool preempt_full;	/* preempt=full (default) or none */
 extern unsigned int preempt_stress;	/* preempt_stress=N (0: off) */
+/* Who wants every preempt_enable() that reaches 0 to call
+ * preempt_schedule, asked or not: one word, so that the common case
+ * tests it once. */
+#define PREEMPT_HOOK_STRESS 1	/* preempt_stress */
+#define PREEMPT_HOOK_EXPLORE 2	/* a schedule explorer run (explore.c) */
+extern unsigned int preempt_hooks;
 void preempt_schedule(void);	/* switch if allowed and asked */
 
 #define preempt_disable() preempt_count_add(1)
@@ -85,7 +91,7 @@ void preempt_schedule(void);	/* switch if allowed and asked */
 #define preempt_enable()                                                \
 	do {                                                            \
 		preempt_count_add(-1);                                  \
-		if (unlikely(need_resched() || preempt_stress) &&      \
+		if (unlikely(need_resched() || preempt_hooks) &&       \
 		    preempt_count() == 0)                               \
 			preempt_schedule();                             \
 	} while (0)

@@ -161,6 +161,14 @@ struct task_struct {
 	 * 0 = disarmed), then every it_real_incr ticks if that is non-zero. */
 	u64 it_real_expires, it_real_incr;
 	struct list_head itimer_list;
+	/* kernel/sched/explore.c: in run explore_run (0: none), its task
+	 * explore_id; inside explore_enter depth times; i_size_changes when
+	 * it last locked a page in a fault; inside explore_quiet (printk,
+	 * the explorer itself) off times. */
+	unsigned long explore_run;
+	int explore_id, explore_depth, explore_off;
+	unsigned int explore_ticks;	/* ticks it ran in this run */
+	unsigned long explore_lock_gen;
 };
 
 static inline bool thread_group_leader(const struct task_struct *t)

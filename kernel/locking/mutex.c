@@ -3,6 +3,7 @@
  * the holder's unlock wakes it, then competes again for the lock.
  */
 #include <kernel/lockdep.h>
+#include <kernel/explore.h>
 #include <kernel/mutex.h>
 #include <kernel/sched.h>
 #include <kernel/panic.h>
@@ -42,6 +43,7 @@ void __sched mutex_lock(struct mutex *m)
 		panic("mutex_lock: recursive locking of %s by pid %d",
 		      m->dep_map.name, current->pid);
 	lock_order_check(&m->dep_map, ip);	/* before we may wait: a deadlock */
+	explore_point(EP_LOCK, ip);
 	wait_event(m->wait, __mutex_trylock(m, ip));
 }
 
@@ -51,6 +53,7 @@ int __sched mutex_lock_interruptible(struct mutex *m)
 
 	might_sleep();
 	lock_order_check(&m->dep_map, ip);
+	explore_point(EP_LOCK, ip);
 	return wait_event_interruptible(m->wait, __mutex_trylock(m, ip)) ?
 		-EINTR : 0;
 }
@@ -77,6 +80,7 @@ void mutex_unlock(struct mutex *m)
 	m->owner = NULL;
 	__atomic_store_n(&m->locked, 0, __ATOMIC_RELEASE);
 	wake_up(&m->wait);
+	explore_point(EP_UNLOCK, _RET_IP_);
 }
 
 bool mutex_is_locked(struct mutex *m)

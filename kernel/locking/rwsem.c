@@ -23,6 +23,7 @@
  * trylocks and downgrade_write; the reports and assertions.
  */
 #include <kernel/rwsem.h>
+#include <kernel/explore.h>
 #include <kernel/lockdep.h>
 #include <kernel/sched.h>
 #include <kernel/panic.h>
@@ -120,6 +121,7 @@ void __sched down_read(struct rw_semaphore *sem)
 	might_sleep();
 	rwsem_check_recursion(sem, "down_read");
 	lock_order_check(&sem->dep_map, ip);	/* before we may wait */
+	explore_point(EP_LOCK, ip);
 	spin_lock(&sem->wait_lock);
 	if (sem->count >= 0 && list_empty(&sem->wait_list)) {
 		sem->count++;
@@ -137,6 +139,7 @@ void __sched down_write(struct rw_semaphore *sem)
 	might_sleep();
 	rwsem_check_recursion(sem, "down_write");
 	lock_order_check(&sem->dep_map, ip);
+	explore_point(EP_LOCK, ip);
 	spin_lock(&sem->wait_lock);
 	if (sem->count == 0 && list_empty(&sem->wait_list)) {
 		sem->count = -1;
@@ -192,6 +195,7 @@ void up_read(struct rw_semaphore *sem)
 		rwsem_grant(sem);
 	spin_unlock(&sem->wait_lock);
 	lock_released(&sem->dep_map);
+	explore_point(EP_UNLOCK, _RET_IP_);
 }
 
 void up_write(struct rw_semaphore *sem)
@@ -206,6 +210,7 @@ void up_write(struct rw_semaphore *sem)
 	rwsem_grant(sem);
 	spin_unlock(&sem->wait_lock);
 	lock_released(&sem->dep_map);
+	explore_point(EP_UNLOCK, _RET_IP_);
 }
 
 /* The held-lock entry stays: the lock is still held, for read now. */

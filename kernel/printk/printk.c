@@ -15,6 +15,7 @@
  * time.
  */
 #include <kernel/panic.h>
+#include <kernel/explore.h>
 #include <kernel/printk.h>
 #include <kernel/console.h>
 #include <kernel/errno.h>
@@ -196,6 +197,7 @@ int vprintk(const char *fmt, va_list ap)
 
 	if (len >= (int)sizeof(line))
 		len = sizeof(line) - 1;
+	explore_quiet_begin();	/* printing moves no explorer's point */
 	spin_lock_irqsave(&logbuf_lock, flags);
 	/* A new message with a level ends a line left open without '\n'. */
 	if (level >= 0 && !at_line_start)
@@ -216,6 +218,7 @@ int vprintk(const char *fmt, va_list ap)
 		else
 			log_wake_pending = true;
 	}
+	explore_quiet_end();
 	return len;
 }
 

@@ -28,6 +28,7 @@
 #include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <kernel/errno.h>
+#include <kernel/explore.h>
 #include <kernel/param.h>
 #include <kernel/string.h>
 #include <kernel/uaccess.h>
@@ -200,16 +201,49 @@ void wait_task_inactive(struct task_struct *t)
 		cpu_relax();
 }
 
-/* The first queued task allowed here (rq_lock held), or NULL. */
+static void __schedule(bool preempt);
+
+/* The first queued task allowed here (rq_lock held), or NULL. While the
+ * explorer runs, its tasks come first: another task in between would
+ * make the run depend on when it was woken (kernel/sched/explore.c). */
 static struct task_struct *first_runnable_here(void)
 {
 	unsigned long me = 1UL << smp_processor_id();
 	struct task_struct *t;
 
+	if (unlikely(explore_active))
+		list_for_each_entry(t, &run_queue, run_list)
+			if ((t->cpus_allowed & me) && explore_task(t))
+				return t;
 	list_for_each_entry(t, &run_queue, run_list)
 		if (t->cpus_allowed & me)
 			return t;
 	return NULL;
+}
+
+/*
+ * The explorer's switch, at a point its schedule names: the first other
+ * explored task on the queue runs next, current goes to the back.
+ * Returns false, switching nothing, when no other explored task is
+ * runnable (the other one sleeps, or has exited).
+ */
+bool __sched explore_yield(void)
+{
+	struct task_struct *t, *next = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&rq_lock, flags);
+	list_for_each_entry(t, &run_queue, run_list)
+		if (t != current && explore_task(t)) {
+			next = t;
+			break;
+		}
+	if (next)
+		list_move(&next->run_list, &run_queue);
+	spin_unlock_irqrestore(&rq_lock, flags);
+	if (next)
+		__schedule(true);
+	return next != NULL;
 }
 
 static struct task_struct *pick_next_task(void)
@@ -319,6 +353,7 @@ static int set_preempt(const char *val)
 __setup("preempt", set_preempt);
 
 unsigned int preempt_stress;
+unsigned int preempt_hooks;
 static u64 stress_seed = 1;
 
 static int set_preempt_stress(const char *val)
@@ -326,6 +361,8 @@ static int set_preempt_stress(const char *val)
 	char *end;
 
 	preempt_stress = simple_strtoul(val, &end, 10);
+	if (preempt_stress)
+		preempt_hooks |= PREEMPT_HOOK_STRESS;
 	if (*end == ',')
 		stress_seed = simple_strtoul(end + 1, &end, 10) | 1;
 	return *end ? -EINVAL : 0;
@@ -353,11 +390,13 @@ static bool stress_switch(void)
 	return x % preempt_stress == 0;
 }
 
-/* From preempt_enable(): the count just reached 0 and a switch is due. */
+/* From preempt_enable(): the count just reached 0 and a switch is due
+ * (or the explorer wants to see the point). */
 void __sched preempt_schedule(void)
 {
 	if (!preempt_full || preempt_count() || irqs_disabled())
 		return;
+	explore_point(EP_SPIN_UNLOCK, _RET_IP_);
 	if (!need_resched() && !stress_switch())
 		return;
 	do
@@ -432,6 +471,9 @@ void scheduler_tick(void)
 		this_cpu()->idle_ticks++;
 	else
 		this_cpu()->busy_ticks++;
+	/* An explored task switches only where its schedule says. */
+	if (unlikely(explore_active) && explore_tick(t))
+		return;
 	if (!list_empty(&run_queue) || is_idle_task(t))
 		set_need_resched(true);
 }
