@@ -29,6 +29,7 @@
  * Usage: threads_fault_race [ROUNDS] (default 40).
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -39,7 +40,8 @@
 #define PAGES 32
 #define FILL 0x5a
 
-static pthread_barrier_t start, stored;
+static pthread_barrier_t stored;
+static int arrived;	/* threads at the start gate */
 static unsigned char *region;
 static long ps;
 static unsigned char fill;	/* what the region holds but the marks */
@@ -62,12 +64,23 @@ static int page_right(int p, unsigned char want)
 	return 1;
 }
 
+/* Wait until every storer is here, spinning rather than sleeping: a
+ * futex wake-up takes far longer to reach each thread than a fault, and
+ * threads that start apart never meet on a page. sched_yield lets the
+ * others run when they share a CPU. */
+static void start_gate(void)
+{
+	__atomic_add_fetch(&arrived, 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&arrived, __ATOMIC_SEQ_CST) < THREADS)
+		sched_yield();
+}
+
 static void *storer(void *arg)
 {
 	long id = (long)arg;
 	int wrong = 0;
 
-	pthread_barrier_wait(&start);
+	start_gate();
 	for (int p = 0; p < PAGES; p++)
 		((volatile unsigned char *)region)[p * ps + id] = mark(id);
 	pthread_barrier_wait(&stored);
@@ -83,13 +96,12 @@ static int store_round(void)
 	pthread_t t[THREADS];
 
 	seen_wrong = 0;
-	pthread_barrier_init(&start, NULL, THREADS);
+	arrived = 0;
 	pthread_barrier_init(&stored, NULL, THREADS);
 	for (long i = 0; i < THREADS; i++)
 		pthread_create(&t[i], NULL, storer, (void *)i);
 	for (int i = 0; i < THREADS; i++)
 		pthread_join(t[i], NULL);
-	pthread_barrier_destroy(&start);
 	pthread_barrier_destroy(&stored);
 	return seen_wrong;
 }
