@@ -80,16 +80,23 @@ static struct page *pte_page(pte_t pte)
 }
 
 /*
- * Map page at the empty PTE pte with protection bits prot. Every PTE that
- * maps a page is set here, so that one invariant lives in one place: one
- * PTE, one page reference, one map count. The caller hands over the
- * reference (it becomes the PTE's); the map count rises here; zap_pte
- * takes both back. Linux writes the PTE with set_pte_at and counts the
- * mapping with page_add_new_anon_rmap or page_add_file_rmap, and for a
- * fault wraps the two in do_set_pte (set_pte_range since 6.3).
+ * Map page at the empty PTE pte of mm with protection bits prot, under
+ * mm->page_table_lock (checked). Every PTE that maps a page is set here,
+ * so that one invariant lives in one place: one PTE, one page reference,
+ * one map count. The caller hands over the reference (it becomes the
+ * PTE's); the map count rises here; zap_pte takes both back. Linux
+ * writes the PTE with set_pte_at and counts the mapping with
+ * page_add_new_anon_rmap or page_add_file_rmap, and for a fault wraps the
+ * two in do_set_pte (set_pte_range since 6.3).
  */
-void do_set_pte(pte_t *pte, struct page *page, pte_t prot)
+void do_set_pte(struct mm_struct *mm, pte_t *pte, struct page *page,
+		pte_t prot)
 {
+	/* Whoever looked at the PTE must still hold the lock that keeps
+	 * it as seen: threads of mm fault beside each other. */
+	if (unlikely(!spin_is_locked(&mm->page_table_lock)))
+		panic("BUG: do_set_pte without mm->page_table_lock: another "
+		      "fault may have set this PTE since it was looked at");
 	BUG_ON(*pte & _PAGE_PRESENT);	/* would leak the old page */
 	/* Atomic: a file page is mapped in many mm's, each under its own
 	 * page_table_lock, on several CPUs at once. */
@@ -156,7 +163,7 @@ static int do_anonymous_page(struct vm_area_struct *vma, pte_t *pte,
 		put_page(page);
 		return 0;
 	}
-	do_set_pte(pte, page, vm_page_prot(vma->vm_flags));
+	do_set_pte(vma->vm_mm, pte, page, vm_page_prot(vma->vm_flags));
 	spin_unlock(ptl);
 	count_vm_event(PGFAULT_ANON);
 	return 0;
@@ -215,7 +222,7 @@ static int wp_page_copy(struct vm_area_struct *vma, pte_t *pte,
 		/* The old page loses this PTE (its reference and map
 		 * count), then the copy takes the PTE, writable. */
 		zap_pte(pte);
-		do_set_pte(pte, new, vm_page_prot(vma->vm_flags));
+		do_set_pte(vma->vm_mm, pte, new, vm_page_prot(vma->vm_flags));
 		count_vm_event(COW_FAULT);
 		new = NULL;
 	}
@@ -475,7 +482,7 @@ static int finish_fault(struct vm_fault *vmf, pte_t prot)
 		put_page(page);
 		return VM_FAULT_NOPAGE;
 	}
-	do_set_pte(vmf->pte, page, prot);
+	do_set_pte(vmf->vma->vm_mm, vmf->pte, page, prot);
 	spin_unlock(ptl);
 	unlock_page(page);
 	return 0;
@@ -530,7 +537,8 @@ static int do_cow_fault(struct vm_fault *vmf)
 	if (*vmf->pte & _PAGE_PRESENT) {	/* another thread's fault */
 		put_page(new);
 	} else {
-		do_set_pte(vmf->pte, new, vm_page_prot(vmf->vma->vm_flags));
+		do_set_pte(vmf->vma->vm_mm, vmf->pte, new,
+			   vm_page_prot(vmf->vma->vm_flags));
 		count_vm_event(COW_FAULT);
 	}
 	spin_unlock(&vmf->vma->vm_mm->page_table_lock);
@@ -743,7 +751,7 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 				*spte &= ~_PAGE_RW;
 			page = pte_page(*spte);
 			get_page(page);	/* the child's PTE's reference */
-			do_set_pte(dpte, page, *spte & ~PTE_ADDR_MASK);
+			do_set_pte(dst, dpte, page, *spte & ~PTE_ADDR_MASK);
 		}
 		spin_unlock(&dst->page_table_lock);
 		spin_unlock(&src->page_table_lock);
