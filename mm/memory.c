@@ -39,6 +39,7 @@
  * Linux's names (mm/memory.c, 6.x) except where a comment says otherwise.
  */
 #include <kernel/fail_delay.h>
+#include <kernel/lockdep.h>
 #include <mm/mmap.h>
 #include <mm/mmap_lock.h>
 #include <mm/fault_around.h>
@@ -94,9 +95,7 @@ void do_set_pte(struct mm_struct *mm, pte_t *pte, struct page *page,
 {
 	/* Whoever looked at the PTE must still hold the lock that keeps
 	 * it as seen: threads of mm fault beside each other. */
-	if (unlikely(!spin_is_locked(&mm->page_table_lock)))
-		panic("BUG: do_set_pte without mm->page_table_lock: another "
-		      "fault may have set this PTE since it was looked at");
+	lockdep_assert_held(&mm->page_table_lock);
 	BUG_ON(*pte & _PAGE_PRESENT);	/* would leak the old page */
 	/* Atomic: a file page is mapped in many mm's, each under its own
 	 * page_table_lock, on several CPUs at once. */
