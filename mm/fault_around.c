@@ -91,7 +91,7 @@ void filemap_map_pages(struct vm_fault *vmf, pgoff_t start, pgoff_t end)
 				unlock_page(page);
 				goto skip;
 			}
-			do_set_pte(pte, page, prot);
+			do_set_pte(vma->vm_mm, pte, page, prot);
 			spin_unlock(&vma->vm_mm->page_table_lock);
 			unlock_page(page);
 			continue;

@@ -40,6 +40,7 @@
  */
 #include <kernel/fail_delay.h>
 #include <kernel/explore.h>
+#include <kernel/lockdep.h>
 #include <mm/mmap.h>
 #include <mm/mmap_lock.h>
 #include <mm/fault_around.h>
@@ -81,16 +82,21 @@ static struct page *pte_page(pte_t pte)
 }
 
 /*
- * Map page at the empty PTE pte with protection bits prot. Every PTE that
- * maps a page is set here, so that one invariant lives in one place: one
- * PTE, one page reference, one map count. The caller hands over the
- * reference (it becomes the PTE's); the map count rises here; zap_pte
- * takes both back. Linux writes the PTE with set_pte_at and counts the
- * mapping with page_add_new_anon_rmap or page_add_file_rmap, and for a
- * fault wraps the two in do_set_pte (set_pte_range since 6.3).
+ * Map page at the empty PTE pte of mm with protection bits prot, under
+ * mm->page_table_lock (checked). Every PTE that maps a page is set here,
+ * so that one invariant lives in one place: one PTE, one page reference,
+ * one map count. The caller hands over the reference (it becomes the
+ * PTE's); the map count rises here; zap_pte takes both back. Linux
+ * writes the PTE with set_pte_at and counts the mapping with
+ * page_add_new_anon_rmap or page_add_file_rmap, and for a fault wraps the
+ * two in do_set_pte (set_pte_range since 6.3).
  */
-void do_set_pte(pte_t *pte, struct page *page, pte_t prot)
+void do_set_pte(struct mm_struct *mm, pte_t *pte, struct page *page,
+		pte_t prot)
 {
+	/* Whoever looked at the PTE must still hold the lock that keeps
+	 * it as seen: threads of mm fault beside each other. */
+	lockdep_assert_held(&mm->page_table_lock);
 	BUG_ON(*pte & _PAGE_PRESENT);	/* would leak the old page */
 	/* Atomic: a file page is mapped in many mm's, each under its own
 	 * page_table_lock, on several CPUs at once. */
@@ -128,6 +134,12 @@ static void zap_pte(pte_t *pte)
 	tlb_put_page(page);	/* after the caller's flush, with SMP */
 }
 
+/*
+ * A first touch of an anonymous page: map a zeroed page. Called with
+ * mmap_lock held for read and no other lock: threads of the mm may fault
+ * on the same page at once, on several CPUs, so the PTE is set under
+ * page_table_lock, and only if it is still empty.
+ */
 static int do_anonymous_page(struct vm_area_struct *vma, pte_t *pte,
 			     unsigned long address)
 {
@@ -136,11 +148,23 @@ static int do_anonymous_page(struct vm_area_struct *vma, pte_t *pte,
 	 *	return VM_FAULT_OOM;
 	 */
 	/* LAB paging: BEGIN */
-	struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	spinlock_t *ptl = &vma->vm_mm->page_table_lock;
+	struct page *page;
 
+	/* Allocated before the lock: alloc_page may sleep in reclaim. */
+	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
 	if (!page)
 		return VM_FAULT_OOM;
-	do_set_pte(pte, page, vm_page_prot(vma->vm_flags));
+	spin_lock(ptl);
+	if (!pte_none(*pte)) {
+		/* Another thread mapped it while we allocated: its page
+		 * is the page, and ours goes back. */
+		spin_unlock(ptl);
+		put_page(page);
+		return 0;
+	}
+	do_set_pte(vma->vm_mm, pte, page, vm_page_prot(vma->vm_flags));
+	spin_unlock(ptl);
 	count_vm_event(PGFAULT_ANON);
 	return 0;
 	/* LAB paging: END */
@@ -163,34 +187,49 @@ static int wp_page_copy(struct vm_area_struct *vma, pte_t *pte,
 	 *	return VM_FAULT_OOM;
 	 */
 	/* LAB paging: BEGIN */
-	struct page *old = pte_page(*pte), *new;
-	pte_t orig = *pte;
+	spinlock_t *ptl = &vma->vm_mm->page_table_lock;
+	struct page *old, *new;
+	pte_t orig;
 
+	spin_lock(ptl);
+	orig = *pte;
+	/* Since __handle_mm_fault looked, another thread of the mm may
+	 * have copied or reused the page, or reclaim unmapped it: then
+	 * the store simply faults again. */
+	if (pte_none(orig) || (orig & _PAGE_RW)) {
+		spin_unlock(ptl);
+		return 0;
+	}
+	old = pte_page(orig);
 	if (!old->mapping && page_count(old) == 1) {
-		*pte |= _PAGE_RW;
+		*pte |= _PAGE_RW;	/* ours alone: no copy needed */
+		spin_unlock(ptl);
 		invlpg(address);
 		return 0;
 	}
 	/* alloc_page may sleep in reclaim, which unmaps file pages (and a
-	 * truncation may run): hold old, and look at the PTE again after. */
+	 * truncation may run): hold old while the lock is dropped. */
 	get_page(old);
+	spin_unlock(ptl);
 	new = alloc_page(GFP_KERNEL);
 	if (!new) {
 		put_page(old);
 		return VM_FAULT_OOM;
 	}
-	if (*pte != orig) {	/* changed meanwhile: the access faults again */
-		put_page(new);
-		put_page(old);
-		return 0;
-	}
 	memcpy(page_address(new), page_address(old), PAGE_SIZE);
-	/* The old page loses this PTE (its reference and map count), then
-	 * the copy takes the PTE, writable. */
-	zap_pte(pte);
-	do_set_pte(pte, new, vm_page_prot(vma->vm_flags));
+	spin_lock(ptl);
+	if (pte_same(*pte, orig)) {
+		/* The old page loses this PTE (its reference and map
+		 * count), then the copy takes the PTE, writable. */
+		zap_pte(pte);
+		do_set_pte(vma->vm_mm, pte, new, vm_page_prot(vma->vm_flags));
+		count_vm_event(COW_FAULT);
+		new = NULL;
+	}
+	spin_unlock(ptl);
+	if (new)
+		put_page(new);	/* another thread's copy won */
 	invlpg(address);
-	count_vm_event(COW_FAULT);
 	put_page(old);
 	return 0;
 	/* LAB paging: END */
@@ -337,28 +376,6 @@ static int wp_page_shared(struct vm_area_struct *vma, pte_t *pte,
 	return ret & ~VM_FAULT_NOPAGE;
 }
 
-/* wp_page_copy (the paging lab's) runs without page_table_lock: two
- * threads of one mm copying the same page at once, on two CPUs, would
- * both replace the PTE and drop the old page twice. So they take turns,
- * under anon_fault_lock, looking at the PTE again once they hold it, as
- * anonymous_fault does. */
-static int private_wp_fault(struct vm_area_struct *vma, pte_t *pte,
-			    unsigned long address)
-{
-	struct mm_struct *mm = vma->vm_mm;
-	pte_t entry;
-	int ret = 0;
-
-	if (mm_users(mm) == 1)
-		return wp_page_copy(vma, pte, address);
-	mutex_lock(&mm->anon_fault_lock);
-	entry = READ_ONCE(*pte);
-	if ((entry & _PAGE_PRESENT) && !(entry & _PAGE_RW))
-		ret = wp_page_copy(vma, pte, address);
-	mutex_unlock(&mm->anon_fault_lock);
-	return ret;
-}
-
 static int do_wp_page(struct vm_area_struct *vma, pte_t *pte,
 		      unsigned long address)
 {
@@ -366,11 +383,12 @@ static int do_wp_page(struct vm_area_struct *vma, pte_t *pte,
 
 	if ((vma->vm_flags & VM_SHARED) && vma->vm_file)
 		return wp_page_shared(vma, pte, address);
-	ret = private_wp_fault(vma, pte, address);
+	ret = wp_page_copy(vma, pte, address);
 	/* The copy flushed this CPU's TLB; a thread of this mm on another
-	 * CPU may still read the old page through its own. (Linux flushes
-	 * before the old page can be freed, ptep_clear_flush; here the
-	 * lab's function drops it first, a window to close in the lab.) */
+	 * CPU may still read the old page through its own until this
+	 * flush. The old page cannot be freed before it: zap_pte handed
+	 * the PTE's reference to tlb_put_page, which drops it only after
+	 * this task's flush. (Linux: ptep_clear_flush, under the lock.) */
 	flush_tlb_page(vma, address);
 	return ret;
 }
@@ -511,7 +529,7 @@ static int finish_fault(struct vm_fault *vmf, pte_t prot)
 		put_page(page);
 		return VM_FAULT_NOPAGE;
 	}
-	do_set_pte(vmf->pte, page, prot);
+	do_set_pte(vmf->vma->vm_mm, vmf->pte, page, prot);
 	spin_unlock(ptl);
 	unlock_page(page);
 	return 0;
@@ -566,7 +584,8 @@ static int do_cow_fault(struct vm_fault *vmf)
 	if (*vmf->pte & _PAGE_PRESENT) {	/* another thread's fault */
 		put_page(new);
 	} else {
-		do_set_pte(vmf->pte, new, vm_page_prot(vmf->vma->vm_flags));
+		do_set_pte(vmf->vma->vm_mm, vmf->pte, new,
+			   vm_page_prot(vmf->vma->vm_flags));
 		count_vm_event(COW_FAULT);
 	}
 	spin_unlock(&vmf->vma->vm_mm->page_table_lock);
@@ -629,25 +648,6 @@ static int do_fault(struct vm_area_struct *vma, pte_t *pte,
 	return ret & ~(VM_FAULT_NOPAGE | VM_FAULT_RETRY);
 }
 
-/* do_anonymous_page, kept from racing another thread of the mm (see
- * mm->anon_fault_lock): the PTE is looked at again under the lock.
- * mmap_lock, held for read, lets two threads fault at once, so it does
- * not do this; the order is mmap_lock, then anon_fault_lock. */
-static int anonymous_fault(struct vm_area_struct *vma, pte_t *pte,
-			   unsigned long address)
-{
-	struct mm_struct *mm = vma->vm_mm;
-	int ret = 0;
-
-	if (mm_users(mm) == 1)
-		return do_anonymous_page(vma, pte, address);
-	mutex_lock(&mm->anon_fault_lock);
-	if (!(READ_ONCE(*pte) & _PAGE_PRESENT))
-		ret = do_anonymous_page(vma, pte, address);
-	mutex_unlock(&mm->anon_fault_lock);
-	return ret;
-}
-
 static int wp_fault(struct vm_area_struct *vma, pte_t *pte,
 		    unsigned long address, unsigned int flags)
 {
@@ -656,10 +656,11 @@ static int wp_fault(struct vm_area_struct *vma, pte_t *pte,
 
 /* A fault on a file mapping: where the explorer numbers its points.
  * Inlined, so that fn is a direct call. */
-static inline __attribute__((always_inline)) int explored_fault(struct vm_area_struct *vma, pte_t *pte,
-			  unsigned long address, unsigned int flags,
-			  int (*fn)(struct vm_area_struct *, pte_t *,
-				    unsigned long, unsigned int))
+static inline __attribute__((always_inline)) int
+explored_fault(struct vm_area_struct *vma, pte_t *pte, unsigned long address,
+	       unsigned int flags,
+	       int (*fn)(struct vm_area_struct *, pte_t *, unsigned long,
+			 unsigned int))
 {
 	int ret;
 
@@ -685,7 +686,7 @@ static int __handle_mm_fault(struct vm_area_struct *vma,
 		if (vma->vm_ops && vma->vm_ops->fault)
 			return explored_fault(vma, pte, address, flags,
 					      do_fault);
-		return anonymous_fault(vma, pte, address);
+		return do_anonymous_page(vma, pte, address);
 	}
 	if ((flags & FAULT_FLAG_WRITE) && !(entry & _PAGE_RW))
 		return vma->vm_file ? explored_fault(vma, pte, address, flags,
@@ -822,7 +823,7 @@ int copy_page_range(struct mm_struct *dst, struct mm_struct *src,
 				*spte &= ~_PAGE_RW;
 			page = pte_page(*spte);
 			get_page(page);	/* the child's PTE's reference */
-			do_set_pte(dpte, page, *spte & ~PTE_ADDR_MASK);
+			do_set_pte(dst, dpte, page, *spte & ~PTE_ADDR_MASK);
 		}
 		spin_unlock(&dst->page_table_lock);
 		spin_unlock(&src->page_table_lock);

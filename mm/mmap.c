@@ -50,7 +50,6 @@ struct mm_struct *mm_alloc(void)
 	INIT_LIST_HEAD(&mm->mmap);
 	mmap_init_lock(mm);
 	spin_lock_init(&mm->page_table_lock);
-	mutex_init(&mm->anon_fault_lock);
 	mm->mm_users = 1;
 	mm->mmap_base = MMAP_BASE;
 	return mm;

@@ -8,7 +8,6 @@
 #define _MM_MM_TYPES_H
 
 #include <kernel/spinlock.h>
-#include <kernel/mutex.h>
 #include <kernel/rwsem.h>
 #include <kernel/list.h>
 #include <mm/pgtable.h>
@@ -89,14 +88,6 @@ struct mm_struct {
 	 * file's i_mmap_lock. Linux 2.6's mm->page_table_lock (split into a
 	 * lock per PTE table since 2.6.15); nothing that sleeps under it. */
 	spinlock_t page_table_lock;
-	/* Threads' anonymous faults, one at a time: do_anonymous_page (the
-	 * paging lab's) sets the PTE without looking again after its
-	 * allocation, which may sleep or be preempted, and a second thread
-	 * faulting on the same page meanwhile would have set it first. A
-	 * stopgap until that function takes page_table_lock and checks, as
-	 * Linux's does; one-thread processes never take it. mmap_lock held
-	 * for read does not do it: two faults may hold that at once. */
-	struct mutex anon_fault_lock;
 	struct list_head mmap;	/* VMAs sorted by vm_start */
 	int map_count;
 	int mm_users;	/* tasks using it, and readers that pinned it

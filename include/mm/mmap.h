@@ -113,10 +113,12 @@ void free_pgtables(struct mm_struct *mm);
 /* The PTE protection bits for a VMA's flags (write bit as given). */
 pte_t vm_page_prot(unsigned long vm_flags);
 /*
- * Map page at the empty pte with protection bits prot: the one place a
- * PTE gets a page. The caller's page reference becomes the PTE's, and the
- * map count rises with it (zap_pte in mm/memory.c undoes both).
+ * Map page at the empty pte of mm with protection bits prot: the one
+ * place a PTE gets a page, under mm->page_table_lock (it panics without).
+ * The caller's page reference becomes the PTE's, and the map count rises
+ * with it (zap_pte in mm/memory.c undoes both).
  */
-void do_set_pte(pte_t *pte, struct page *page, pte_t prot);
+void do_set_pte(struct mm_struct *mm, pte_t *pte, struct page *page,
+		pte_t prot);
 
 #endif

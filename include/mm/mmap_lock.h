@@ -12,8 +12,8 @@
  *
  * The order (doc/design.md, "Locking rules"): i_mutex before mmap_lock
  * (write() faults on its user buffer holding i_mutex), mmap_lock before
- * the page lock, anon_fault_lock and i_truncate_mutex (a fault takes them
- * under it), and the spinlocks (i_mmap_lock, page_table_lock) innermost.
+ * the page lock and i_truncate_mutex (a fault takes them under it), and
+ * the spinlocks (i_mmap_lock, page_table_lock) innermost.
  * Nothing that holds it may touch user memory (copy_to_user and friends:
  * a fault there takes it again, which deadlocks once a writer waits);
  * copy after mmap_read_unlock, as mincore does.

@@ -41,6 +41,21 @@ static inline pte_t *pte_table(pte_t entry)
 	return phys_to_virt(entry & PTE_ADDR_MASK);
 }
 
+/* No page here. (pagelab keeps no swap entries in PTEs: a PTE either
+ * maps a page or is empty.) */
+static inline bool pte_none(pte_t pte)
+{
+	return !(pte & _PAGE_PRESENT);
+}
+
+/* Is the PTE still the one read before the lock was taken? Compared
+ * whole: another thread may have mapped a copy, made it writable, or
+ * unmapped it meanwhile. */
+static inline bool pte_same(pte_t a, pte_t b)
+{
+	return a == b;
+}
+
 /* The kernel's own PML4; every address space shares its upper half. */
 extern pte_t *init_pgd;
 
