@@ -45,5 +45,14 @@ void smp_send_stop(void);	/* panic: every other CPU halts */
  * CPU may hold any lock). */
 unsigned long smp_park_others(void);
 void smp_unpark_others(unsigned long flags);
+/* Say what each CPU of want that is not in got runs (it has not answered
+ * what for a while). */
+void smp_report_late(cpumask_t want, cpumask_t got, const char *what);
+/* The CPUs of mask show their registers and backtraces, even with
+ * interrupts off (an NMI); waits a second for them. */
+void smp_nmi_backtrace(cpumask_t mask);
+struct pt_regs;
+/* From the NMI: true if it was ours (the backtrace is shown). */
+bool nmi_backtrace_handler(struct pt_regs *regs);
 
 #endif

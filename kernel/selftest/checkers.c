@@ -26,10 +26,17 @@
  *					a byte written to a kmalloc object
  *					after kfree, then a kmalloc of the
  *					same size takes it back
+ *	selftest=tlb_stall		another CPU spins with interrupts
+ *					off for good while a TLB shoot-down
+ *					needs it (boot with smp 2)
  */
+#include <asm/tlbflush.h>
 #include <kernel/lockdep.h>
 #include <kernel/printk.h>
+#include <kernel/sched.h>
 #include <kernel/selftest.h>
+#include <kernel/smp.h>
+#include <kernel/time.h>
 #include <mm/filemap.h>
 #include <mm/mmap.h>
 #include <mm/mmap_lock.h>
@@ -226,3 +233,37 @@ static __noinline int planted_kmalloc_use_after_free(void)
 	return selftest_fail("a write after kfree went unreported");
 }
 DEFINE_SELFTEST(kmalloc_use_after_free, planted_kmalloc_use_after_free);
+
+/*
+ * A CPU with interrupts off for good, and a shoot-down that needs it: the
+ * sender must not wait for ever in silence. After tlb_stall_timeout= it
+ * has the stuck CPU show its backtrace (an NMI gets through), which names
+ * planted_irqs_off_forever, and panics. The other CPUs come up early
+ * here, since self-tests run before smp_init.
+ */
+static volatile bool stall_spinning;
+
+static __noinline void planted_irqs_off_forever(void *unused)
+{
+	set_cpus_allowed(current, 1UL << 1);
+	while (smp_processor_id() != 1)
+		schedule();
+	local_irq_disable();
+	stall_spinning = true;
+	for (;;)
+		cpu_relax();
+}
+
+static int planted_tlb_stall(void)
+{
+	smp_init();
+	if (num_online_cpus() < 2)
+		return selftest_fail("needs a second CPU (boot with smp 2)");
+	kernel_thread(planted_irqs_off_forever, NULL, "stall");
+	while (!stall_spinning)
+		schedule_timeout_interruptible(1);
+	flush_tlb_kernel_all();
+	return selftest_fail("the shoot-down came back from a CPU that has "
+			     "interrupts off");
+}
+DEFINE_SELFTEST(tlb_stall, planted_tlb_stall);

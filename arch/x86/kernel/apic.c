@@ -152,6 +152,12 @@ void lapic_send_ipi(u32 apic_id, int vector)
 	send_icr(apic_id, APIC_DM_FIXED | vector);
 }
 
+/* An NMI: it gets through to a CPU with interrupts off. */
+void lapic_send_nmi(u32 apic_id)
+{
+	send_icr(apic_id, APIC_DM_NMI);
+}
+
 void lapic_send_init(u32 apic_id)
 {
 	send_icr(apic_id, APIC_DM_INIT | APIC_LEVEL_ASSERT);

@@ -9,10 +9,16 @@
  *   PARK_VECTOR          spin until smp_unpark_others (an audit runs)
  *   STOP_VECTOR          panic on another CPU: halt for good
  *   SPURIOUS_APIC_VECTOR nothing to do, and no EOI (the APIC says so)
+ *
+ * And an NMI (not a vector: it gets through with interrupts off): show
+ * this CPU's registers and backtrace, for a CPU that answers nothing else
+ * (smp_nmi_backtrace, Linux's trigger_cpumask_backtrace).
  */
 #include <asm/apic.h>
 #include <asm/processor.h>
 #include <asm/tlbflush.h>
+#include <asm/ptrace.h>
+#include <kernel/panic.h>
 #include <kernel/preempt.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
@@ -47,7 +53,7 @@ static volatile unsigned int park_gen;	/* odd: a round of parking is on */
 static volatile cpumask_t parked;
 
 /* A CPU that does not answer in a second: say which and what it runs. */
-static void report_late(cpumask_t want, cpumask_t got, const char *what)
+void smp_report_late(cpumask_t want, cpumask_t got, const char *what)
 {
 	int cpu;
 
@@ -83,7 +89,7 @@ unsigned long smp_park_others(void)
 	start = ktime_get_ns();
 	while ((__atomic_load_n(&parked, __ATOMIC_ACQUIRE) & want) != want)
 		if (ktime_get_ns() - start > NSEC_PER_SEC) {
-			report_late(want, parked, "a park request");
+			smp_report_late(want, parked, "a park request");
 			break;	/* an inexact audit rather than a hang */
 		}
 	return flags;
@@ -140,4 +146,37 @@ void handle_apic_interrupt(int vector)
 		pr_warn("apic: unexpected vector %d on CPU %d\n", vector,
 			smp_processor_id());
 	}
+}
+
+static volatile cpumask_t nmi_backtrace_mask;	/* CPUs yet to show theirs */
+
+void smp_nmi_backtrace(cpumask_t mask)
+{
+	u64 start = ktime_get_ns();
+	int cpu;
+
+	mask &= cpu_online_mask & ~(1UL << smp_processor_id());
+	__atomic_store_n(&nmi_backtrace_mask, mask, __ATOMIC_SEQ_CST);
+	for_each_online_cpu(cpu)
+		if (mask & (1UL << cpu))
+			lapic_send_nmi(cpu_data[cpu].apic_id);
+	while (__atomic_load_n(&nmi_backtrace_mask, __ATOMIC_ACQUIRE) &&
+	       ktime_get_ns() - start < NSEC_PER_SEC)
+		cpu_relax();
+}
+
+bool nmi_backtrace_handler(struct pt_regs *regs)
+{
+	int cpu = smp_processor_id();
+	struct task_struct *t = cpu_data[cpu].current_task;
+
+	if (!(nmi_backtrace_mask & (1UL << cpu)))
+		return false;
+	printk(KERN_EMERG "NMI backtrace for CPU %d: %s[%d], interrupts %s\n",
+	       cpu, t->comm, t->pid,
+	       (regs->rflags & X86_EFLAGS_IF) ? "on" : "off");
+	show_regs(regs);
+	__atomic_and_fetch(&nmi_backtrace_mask, ~(1UL << cpu),
+			   __ATOMIC_SEQ_CST);
+	return true;
 }

@@ -170,7 +170,11 @@ void smp_init(void)
 {
 	int n = nr_cpus_found, cpu = 1;
 	u32 *ids = cpu_apic_ids;
+	static bool done;	/* a self-test may have started them */
 
+	if (done)
+		return;
+	done = true;
 	if (n <= 1 || max_cpus == 1) {
 		pr_info("smp: one CPU\n");
 		return;

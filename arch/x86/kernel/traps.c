@@ -17,6 +17,7 @@
 #include <kernel/printk.h>
 #include <kernel/sched.h>
 #include <kernel/signal.h>
+#include <kernel/smp.h>
 #include <kernel/uaccess.h>
 #include <asm/apic.h>
 #include <asm/processor.h>
@@ -111,6 +112,9 @@ void do_interrupt(struct pt_regs *regs)
 	/* An interrupted uaccess had AC set: not for the handler (iretq
 	 * restores it). */
 	user_access_end();
+	/* Another CPU asked where this one is (smp_nmi_backtrace). */
+	if (regs->vector == X86_TRAP_NMI && nmi_backtrace_handler(regs))
+		return;
 	if (regs->vector < 32) {
 		/* CR2 first, while interrupts are still off: once they are
 		 * on, a tick may preempt us, and the next task's page fault

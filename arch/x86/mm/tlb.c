@@ -24,10 +24,13 @@
 #include <asm/apic.h>
 #include <asm/processor.h>
 #include <asm/tlbflush.h>
+#include <kernel/errno.h>
 #include <kernel/panic.h>
+#include <kernel/param.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
 #include <kernel/smp.h>
+#include <kernel/string.h>
 #include <kernel/spinlock.h>
 #include <kernel/time.h>
 #include <mm/mm_types.h>
@@ -96,10 +99,45 @@ static __cold __noreturn void flush_irqs_off_bug(void)
 	      "spin_lock_irqsave around this PTE change?)");
 }
 
+/*
+ * A CPU that never answers a shoot-down has interrupts off for good: a
+ * deadlock (it spins, interrupts off, for a lock whose holder waits here),
+ * and nothing would ever say so (the boot CPU's tick stops with it, and
+ * so does the console's sysrq). After a second the sender says which CPU
+ * and what it runs; after tlb_stall_timeout= seconds (10) an NMI shows
+ * that CPU's backtrace, and the kernel panics.
+ */
+static unsigned long stall_timeout = 10;
+
+static int set_stall_timeout(const char *val)
+{
+	char *end;
+
+	stall_timeout = simple_strtoul(val, &end, 10);
+	return *end || !stall_timeout ? -EINVAL : 0;
+}
+__setup("tlb_stall_timeout", set_stall_timeout);
+
+static void flush_late(cpumask_t want, u64 waited, bool *said)
+{
+	if (!*said) {
+		pr_err("tlb: a shoot-down has waited a second for CPUs %#lx\n",
+		       want);
+		smp_report_late(want, 0, "a TLB shoot-down");
+		*said = true;	/* said once; keep waiting */
+	}
+	if (waited < stall_timeout * NSEC_PER_SEC)
+		return;
+	oops_in_progress = true;	/* the console may be held there */
+	smp_nmi_backtrace(want);
+	panic("tlb: a shoot-down waited %lu s for CPUs %#lx, which have "
+	      "interrupts off (their backtraces above)", stall_timeout, want);
+}
+
 static void flush_others(cpumask_t mask, const struct flush_request *r)
 {
 	bool late = false;
-	u64 start;
+	u64 start, waited;
 	int cpu;
 
 	if (irqs_disabled())
@@ -113,11 +151,9 @@ static void flush_others(cpumask_t mask, const struct flush_request *r)
 				       CALL_FUNCTION_VECTOR);
 	start = ktime_get_ns();
 	while (__atomic_load_n(&flush_pending, __ATOMIC_ACQUIRE)) {
-		if (!late && ktime_get_ns() - start > NSEC_PER_SEC) {
-			pr_err("tlb: a shoot-down has waited a second for "
-			       "CPUs %#lx\n", flush_pending);
-			late = true;	/* said once; keep waiting */
-		}
+		waited = ktime_get_ns() - start;
+		if (waited > NSEC_PER_SEC)
+			flush_late(flush_pending, waited, &late);
 		cpu_relax();
 	}
 	spin_unlock(&flush_lock);

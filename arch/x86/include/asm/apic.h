@@ -27,6 +27,7 @@ void lapic_timer_start(void);	/* HZ interrupts on this CPU */
 u32 lapic_id(void);
 void lapic_eoi(void);
 void lapic_send_ipi(u32 apic_id, int vector);
+void lapic_send_nmi(u32 apic_id);
 void lapic_send_init(u32 apic_id);
 void lapic_send_startup(u32 apic_id, u32 phys);
 /* From do_interrupt, for vectors LOCAL_TIMER_VECTOR and up. */
