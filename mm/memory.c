@@ -120,10 +120,10 @@ static void zap_pte(pte_t *pte)
 		return;
 	/* Cleared in one exchange: a store on another CPU may set the
 	 * dirty bit between a read and a write of 0, and be lost; and
-	 * truncate's unmap (the truncate-old lab's zap_file_range, which
-	 * takes no page_table_lock) may clear the same PTE on another CPU
-	 * at the same moment: only the one whose exchange found the page
-	 * drops it. */
+	 * truncate's unmap (the truncate-old lab's zap_file_range: a
+	 * student's may take no page_table_lock) may clear the same PTE on
+	 * another CPU at the same moment: only the one whose exchange found
+	 * the page drops it. */
 	old = __atomic_exchange_n(pte, 0, __ATOMIC_SEQ_CST);
 	if (!(old & _PAGE_PRESENT))
 		return;
@@ -751,7 +751,9 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start,
  */
 /* LAB truncate-old: BEGIN */
 /* Zap the PTEs of file pages [first, last] in vma (its part of them).
- * Unless even_cows, private anonymous copies stay. */
+ * Unless even_cows, private anonymous copies stay. The page-table lock
+ * keeps out a fault of the same mm that changes a PTE in two steps (a
+ * read, then a write: it would put back what we cleared). */
 static void zap_file_range(struct vm_area_struct *vma, pgoff_t first,
 			   pgoff_t last, bool even_cows)
 {
@@ -762,6 +764,7 @@ static void zap_file_range(struct vm_area_struct *vma, pgoff_t first,
 		return;
 	first = first > vfirst ? first : vfirst;
 	last = last < vlast ? last : vlast;
+	spin_lock(&vma->vm_mm->page_table_lock);
 	for (pgoff_t i = first; i <= last; i++) {
 		unsigned long a = vma_address(vma, i);
 		pte_t *pte = lookup_pte(vma->vm_mm->pgd, a, false);
@@ -773,6 +776,7 @@ static void zap_file_range(struct vm_area_struct *vma, pgoff_t first,
 		zap_pte(pte);
 		flush_tlb_page(vma, a);
 	}
+	spin_unlock(&vma->vm_mm->page_table_lock);
 }
 
 void unmap_mapping_range(struct address_space *mapping, loff_t holebegin,
