@@ -130,8 +130,9 @@ static void flush_late(cpumask_t want, u64 waited, bool *said)
 		return;
 	oops_in_progress = true;	/* the console may be held there */
 	smp_nmi_backtrace(want);
-	panic("tlb: a shoot-down waited %lu s for CPUs %#lx, which have "
-	      "interrupts off (their backtraces above)", stall_timeout, want);
+	panic("tlb: a shoot-down waited %lu s for CPUs %#lx, which do not "
+	      "answer (their backtraces above say where they are, and "
+	      "whether interrupts are off there)", stall_timeout, want);
 }
 
 static void flush_others(cpumask_t mask, const struct flush_request *r)
