@@ -422,16 +422,18 @@ static inline loff_t i_size_read(const struct inode *inode)
 	return READ_ONCE(inode->i_size);
 }
 
-/* Every i_size_write, counted for the schedule explorer (fs/inode.c). A
- * plain increment: the explorer runs on one CPU, and elsewhere the count
- * is never read. */
+/* i_size_writes during a schedule explorer run (fs/inode.c). A plain
+ * increment: the explorer runs on one CPU; and only during a run, so
+ * that several CPUs writing sizes do not all write this one line. */
 extern unsigned long i_size_changes;
+extern bool explore_active;	/* kernel/sched/explore.c */
 
 /* i_mutex held: the size only changes under it. */
 static inline void i_size_write(struct inode *inode, loff_t size)
 {
 	WRITE_ONCE(inode->i_size, size);
-	i_size_changes++;
+	if (unlikely(explore_active))
+		i_size_changes++;
 }
 
 /* ---- file ------------------------------------------------------------- */
