@@ -70,6 +70,9 @@ namespace eval pl {
 	# A host command that timed out: how long it has, after SIGTERM, to
 	# say its last words (scripts/pagelab-run asks for a task dump too).
 	variable term_grace 30
+	# pl_signal_watch: the watcher's spawn id and what to call per line.
+	variable signal_id ""
+	variable signal_cmd ""
 }
 
 # Per-boot state, reset by pl_state_reset:
@@ -255,6 +258,13 @@ proc pl_read {deadline} {
 			set r data
 		}
 	}
+	if {$pl::signal_id ne ""} {
+		lappend cases -i $pl::signal_id -re {[A-Z]+} {
+			{*}$pl::signal_cmd $expect_out(0,string)
+		} eof {
+			set pl::signal_id ""
+		}
+	}
 	# A second at a time: a signal's trap (SIGTERM from a harness giving
 	# up on pagelab-run) runs only when expect returns, and a hung guest
 	# that prints nothing would otherwise keep it waiting to the deadline
@@ -272,6 +282,44 @@ proc pl_read {deadline} {
 			return $r
 		}
 	}
+}
+
+# Signals as lines, for a script that must answer SIGTERM while it waits
+# in expect (scripts/pagelab-run).  Expect's trap is not safe for that:
+# its C handler calls Tcl_AsyncMark, which in Tcl 8.6's threaded notifier
+# takes the notifier's mutex, and a signal that lands while this thread
+# holds that mutex (inside Tcl_WaitForEvent) deadlocks the script for good
+# (gdb on a hung pagelab-run: the main thread in Tcl_AlertNotifier under
+# a signal frame, waiting for the lock it took itself; about 1 in 6 under
+# load).  So a shell in our process group traps SIGS and prints each
+# one's name (TERM), we ignore SIGS ourselves, and pl_read calls CMD NAME for
+# each line.  pl_signal_unwatch: SIGS back to their default action, and
+# any signal that came meanwhile (or "").
+proc pl_signal_watch {cmd sigs} {
+	set script ""
+	foreach s $sigs {
+		set s [regsub {^SIG} $s ""]
+		append script "trap 'echo $s' $s; "
+	}
+	# The watcher leaves when we do; "wait" lets a trap run at once.
+	append script {while kill -0 $PPID 2>/dev/null; do sleep 1 & wait $!; done}
+	set chan [open "|[list sh -c $script] </dev/null" r]
+	fconfigure $chan -blocking 0	;# closing it then waits for no one
+	spawn -noecho -open $chan
+	set pl::signal_id $spawn_id
+	set pl::signal_cmd $cmd
+	trap SIG_IGN $sigs
+}
+
+proc pl_signal_unwatch {sigs} {
+	trap SIG_DFL $sigs
+	set got ""
+	if {$pl::signal_id ne ""} {
+		expect -i $pl::signal_id -timeout 0 -re {[A-Z]+} {
+			set got $expect_out(0,string)
+		}
+	}
+	return $got
 }
 
 # Fold CHUNK into the console (folding \r\n and \r\r\n to \n and dropping
