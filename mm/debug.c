@@ -51,6 +51,7 @@ void dump_page(const struct page *page, const char *reason)
 	       PageSlab(page) ? NULL : page->mapping,
 	       PageSlab(page) ? 0 : page->index);
 	printk(KERN_EMERG "flags: 0x%lx(%s)\n", page->flags, names);
+	page_owner_dump(page);
 	printk(KERN_EMERG "page dumped because: %s\n", reason);
 }
 

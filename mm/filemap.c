@@ -80,7 +80,11 @@ wait_queue_head_t *page_waitqueue(struct page *page)
 
 bool trylock_page(struct page *page)
 {
-	return !test_and_set_bit(PG_locked, &page->flags);
+	if (test_and_set_bit(PG_locked, &page->flags))
+		return false;
+	if (unlikely(page_owner_on))
+		__page_owner_lock(page, 1);	/* our caller took it */
+	return true;
 }
 
 void __sched lock_page(struct page *page)
@@ -89,8 +93,10 @@ void __sched lock_page(struct page *page)
 
 	might_sleep();
 	explore_point(EP_LOCK_PAGE, _RET_IP_);
-	while (!trylock_page(page))
+	while (test_and_set_bit(PG_locked, &page->flags))
 		wait_event(*wq, !PageLocked(page));
+	if (unlikely(page_owner_on))
+		__page_owner_lock(page, 1);
 	if (unlikely(explore_active))
 		explore_page_locked();
 }

@@ -37,6 +37,7 @@ void mem_init(void)
 	max_pfn = memblock_end_of_ram() >> PAGE_SHIFT;
 	paging_init();
 	init_mem_map();
+	page_owner_init();	/* from memblock too, before it hands over */
 	freed = memblock_free_all();
 	paging_allocator_ready();
 	pr_info("Memory: %luK/%luK available (%luK kernel code, %luK rwdata, "

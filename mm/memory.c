@@ -138,10 +138,11 @@ static void zap_pte(pte_t *pte)
  * A first touch of an anonymous page: map a zeroed page. Called with
  * mmap_lock held for read and no other lock: threads of the mm may fault
  * on the same page at once, on several CPUs, so the PTE is set under
- * page_table_lock, and only if it is still empty.
+ * page_table_lock, and only if it is still empty. (Never inlined, here
+ * and in wp_page_copy: a report names the lab's function, not its caller.)
  */
-static int do_anonymous_page(struct vm_area_struct *vma, pte_t *pte,
-			     unsigned long address)
+static __noinline int do_anonymous_page(struct vm_area_struct *vma,
+					pte_t *pte, unsigned long address)
 {
 	/*
 	 * LAB paging: do_anonymous_page starts from this.
@@ -179,8 +180,8 @@ static int do_anonymous_page(struct vm_area_struct *vma, pte_t *pte,
  * pagelab keeps it here, so the paging lab writes all of copy-on-write in
  * one function. The lab's first handouts called it do_cow_page.)
  */
-static int wp_page_copy(struct vm_area_struct *vma, pte_t *pte,
-			unsigned long address)
+static __noinline int wp_page_copy(struct vm_area_struct *vma, pte_t *pte,
+				   unsigned long address)
 {
 	/*
 	 * LAB paging: wp_page_copy starts from this.

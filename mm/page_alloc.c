@@ -242,6 +242,8 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		page[i]._mapcount = -1;
 	}
 	page->_refcount = 1;
+	if (unlikely(page_owner_on))
+		__page_owner_alloc(page, order, 1);	/* our caller's */
 	if (gfp & __GFP_ZERO)
 		memset(page_address(page), 0, PAGE_SIZE << order);
 	return page;
@@ -264,9 +266,17 @@ static void free_pages_check(struct page *page, unsigned int order)
 	if (likely(!(page->flags & busy) && !mapped &&
 		   (PageSlab(page) || !page->mapping)))
 		return;
-	if (PageLocked(page))
-		bad_page(page, "freed while locked (a path returned without "
-			       "unlock_page)");
+	if (PageLocked(page)) {
+		char site[128], why[192];
+
+		/* Name the function that took the lock: the free is only
+		 * where the mistake shows. */
+		page_owner_lock_site(page, site, sizeof(site));
+		snprintf(why, sizeof(why), "freed while locked (a path "
+			 "returned without unlock_page%s%s)",
+			 site[0] ? "; locked in " : "", site);
+		bad_page(page, why);
+	}
 	if (PageWriteback(page))
 		bad_page(page, "freed while under writeback");
 	if (PagePrivate(page))
@@ -305,6 +315,8 @@ void __free_pages(struct page *page, unsigned int order)
 	 * itself need not check again. */
 	if (unlikely(page_count(page) <= 0))
 		page_ref_bug(page, "put_page of a free page (a double put?)");
+	if (unlikely(page_owner_on))
+		__page_owner_ref(page, -1, 1);	/* put_page's caller */
 	if (__atomic_sub_fetch(&page->_refcount, 1, __ATOMIC_SEQ_CST) != 0)
 		return;
 	/* A page-cache page can be on the LRU when its last reference

@@ -22,12 +22,15 @@
  *   other      in use and none of the above: page tables, kernel stacks,
  *              buffers, and leaked pages (a page truncated from the page
  *              cache but never freed lands here)
+ *   alloc_seq  page allocations so far: /proc/page_owner names where the
+ *              pages of a class allocated after a snapshot came from
  *
  * The walk runs with interrupts off and every other CPU parked
  * (smp_park_others): nothing moves while it counts. It costs a pass over
  * mem_map and the page tables.
  */
 #include <mm/mm.h>
+#include <mm/pagecheck.h>
 #include <mm/gfp.h>
 #include <mm/kstack.h>
 #include <mm/mm_types.h>
@@ -91,18 +94,16 @@ static void audit_pages(struct page_audit *a)
 	for (unsigned long pfn = 0; pfn < max_pfn; pfn++) {
 		struct page *page = pfn_to_page(pfn);
 
-		if (PageReserved(page) || page_count(page) <= 0)
+		enum page_class c = page_class(page);
+
+		if (c == PC_FREE)
 			continue;	/* free (or a tail of a block) */
 		if (page->_mapcount >= 0)
 			a->page_maps += page->_mapcount + 1;
-		if (PageSlab(page) || PageLargeKmalloc(page))
-			a->slab++;
-		else if (page->mapping)
-			a->pagecache++;
-		else if (page->_mapcount >= 0)
-			a->mapped++;
-		else
-			a->other++;
+		a->slab += c == PC_SLAB;
+		a->pagecache += c == PC_PAGECACHE;
+		a->mapped += c == PC_MAPPED;
+		a->other += c == PC_OTHER;
 	}
 	a->free = nr_free_pages();
 }
@@ -122,6 +123,9 @@ static int pagecheck_show(struct seq_file *m, void *data)
 	seq_printf(m, "user_ptes %lu\npage_maps %lu\nfree %lu\npagecache %lu\n"
 		   "slab %lu\nmapped %lu\nother %lu\n", a.user_ptes,
 		   a.page_maps, a.free, a.pagecache, a.slab, a.mapped, a.other);
+	/* The allocations so far: a leak check asks /proc/page_owner about
+	 * the pages allocated after its first snapshot. */
+	seq_printf(m, "alloc_seq %u\n", page_owner_alloc_seq());
 	seq_printf(m, "verdict %s\n", a.user_ptes == a.page_maps ?
 		   "ok" : "map counts disagree with the page tables");
 	return 0;

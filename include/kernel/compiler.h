@@ -48,6 +48,12 @@
 
 #define min(a, b) ((a) < (b) ? (a) : (b))
 #define max(a, b) ((a) > (b) ? (a) : (b))
+#define swap(a, b)                         \
+	do {                               \
+		__typeof__(a) __tmp = (a); \
+		(a) = (b);                 \
+		(b) = __tmp;               \
+	} while (0)
 
 typedef __builtin_va_list va_list;
 #define va_start(ap, last) __builtin_va_start(ap, last)

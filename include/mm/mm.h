@@ -41,6 +41,8 @@ enum pageflags {
 struct address_space;
 struct kmem_cache;
 
+#include <mm/page_owner.h>
+
 struct page {
 	unsigned long flags;
 	int _refcount;	/* users; the page is freed when it drops to 0 */
@@ -72,7 +74,21 @@ struct page {
 	{                                                                 \
 		clear_bit(PG_##bit, &p->flags);                           \
 	}
-PAGEFLAG(Locked, locked)
+/* By hand: taking the lock is recorded for page_owner's reports. */
+static inline bool PageLocked(const struct page *p)
+{
+	return test_bit(PG_locked, &p->flags);
+}
+static inline void SetPageLocked(struct page *p)
+{
+	set_bit(PG_locked, &p->flags);
+	if (unlikely(page_owner_on))
+		__page_owner_lock(p, 0);
+}
+static inline void ClearPageLocked(struct page *p)
+{
+	clear_bit(PG_locked, &p->flags);
+}
 PAGEFLAG(Uptodate, uptodate)
 PAGEFLAG(Dirty, dirty)
 PAGEFLAG(Writeback, writeback)
@@ -150,6 +166,7 @@ static inline void get_page(struct page *page)
 		page_ref_bug(page, n <= 1 ? "get_page on a page with no "
 					    "reference (freed?)"
 					  : "page reference count overflow");
+	page_owner_ref(page, 1);
 }
 
 /* Take a reference unless the count is 0 (the page is being freed): for
@@ -161,8 +178,10 @@ static inline bool get_page_unless_zero(struct page *page)
 	while (n > 0)
 		if (__atomic_compare_exchange_n(&page->_refcount, &n, n + 1,
 						false, __ATOMIC_SEQ_CST,
-						__ATOMIC_RELAXED))
+						__ATOMIC_RELAXED)) {
+			page_owner_ref(page, 1);
 			return true;
+		}
 	return false;
 }
 
@@ -174,6 +193,7 @@ static inline bool put_page_testzero(struct page *page)
 	if (unlikely(n < 0))
 		page_ref_bug(page, "put_page: reference count underflow "
 				   "(a put without a get)");
+	page_owner_ref(page, -1);
 	return n == 0;
 }
 

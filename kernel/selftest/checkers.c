@@ -4,8 +4,11 @@
  * can check the report names the bug and the function that made it:
  *
  *	selftest=double_put		put_page twice on one reference
- *	selftest=free_locked_page	the last put_page of a locked page
+ *	selftest=free_locked_page	the last put_page of a page another
+ *					function locked and left locked
  *	selftest=get_freed_page		get_page on a page already freed
+ *	selftest=page_leak		a reference taken and never dropped:
+ *					page_owner's report names where
  *	selftest=unlock_unheld_mutex	mutex_unlock of a mutex nobody holds
  *	selftest=assert_unheld_mutex	lockdep_assert_held on a free mutex
  *	selftest=find_vma_unlocked	find_vma on an mm whose mmap_lock
@@ -40,6 +43,7 @@
 #include <mm/filemap.h>
 #include <mm/mmap.h>
 #include <mm/mmap_lock.h>
+#include <mm/pagecheck.h>
 #include <mm/gfp.h>
 #include <mm/slab.h>
 
@@ -56,6 +60,14 @@ static __noinline int planted_double_put(void)
 }
 DEFINE_SELFTEST(double_put, planted_double_put);
 
+/* The mistake: returns with the page still locked. */
+static __noinline void planted_lock_and_forget(struct page *page)
+{
+	lock_page(page);
+}
+
+/* Frees a page that planted_lock_and_forget left locked: the report must
+ * name that function, not this one, as where the lock was taken. */
 static __noinline int planted_free_locked_page(void)
 {
 	struct page *page = alloc_page(GFP_KERNEL);
@@ -63,7 +75,7 @@ static __noinline int planted_free_locked_page(void)
 	if (!page)
 		return selftest_fail("no page");
 	pr_info("selftest: freeing page %p while it is locked\n", page);
-	lock_page(page);
+	planted_lock_and_forget(page);
 	put_page(page);
 	return selftest_fail("a locked page was freed unreported");
 }
@@ -173,6 +185,37 @@ static __noinline int planted_lock_inversion(void)
 	return selftest_fail("a lock inversion went unreported");
 }
 DEFINE_SELFTEST(lock_inversion, planted_lock_inversion);
+
+static __noinline struct page *planted_leaky_alloc(void)
+{
+	return alloc_page(GFP_KERNEL);
+}
+
+/* The mistake: a reference taken and never dropped. */
+static __noinline void planted_forgotten_get(struct page *page)
+{
+	get_page(page);
+}
+
+/* A page whose last put leaves it held (the forgotten reference): the
+ * leak report must say where it was allocated and show the get. */
+static __noinline int planted_page_leak(void)
+{
+	u32 since = page_owner_alloc_seq();
+	struct page *page = planted_leaky_alloc();
+
+	if (!page)
+		return selftest_fail("no page");
+	if (!page_owner_on)
+		return selftest_fail("page_owner is off");
+	planted_forgotten_get(page);
+	put_page(page);		/* the allocation's reference */
+	pr_info("selftest: page %p leaked; what page_owner says:\n", page);
+	page_owner_print_leaks(PC_OTHER, since);
+	put_page(page);		/* the leak, now reported */
+	return 0;
+}
+DEFINE_SELFTEST(page_leak, planted_page_leak);
 
 static __noinline int planted_write_after_free(void)
 {

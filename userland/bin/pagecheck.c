@@ -6,7 +6,9 @@
  *   pagecheck save FILE       keep it in FILE
  *   pagecheck compare FILE    compare now with FILE: "=== PAGES ok ..." or
  *                             "=== PAGES LEAK: ..." naming the counter,
- *                             exit status 1 on a leak
+ *                             each followed by /proc/page_owner's lines
+ *                             on where that class's new pages were
+ *                             allocated; exit status 1 on a leak
  *
  * Drop the caches before each snapshot (sync; echo 3 >
  * /proc/sys/vm/drop_caches) so that only pages somebody still holds are
@@ -21,11 +23,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#define NKEYS 8
+#define NKEYS 9
 
 static const char *const keys[NKEYS] = {
 	"user_ptes", "page_maps", "free", "pagecache",
-	"slab", "mapped", "other", NULL,
+	"slab", "mapped", "other", "alloc_seq", NULL,
 };
 
 struct audit {
@@ -77,6 +79,25 @@ static long get(const struct audit *a, const char *key)
 	return -1;
 }
 
+/* Where the pages of CLASS allocated since the first snapshot came from
+ * (/proc/page_owner, mm/page_owner.c): its lines, as they are. */
+static void explain(const char *class, long since)
+{
+	char req[64], text[4096];
+	int fd = open("/proc/page_owner", O_WRONLY);
+
+	if (fd < 0)
+		return;
+	snprintf(req, sizeof(req), "%s %ld\n", class, since);
+	if (write(fd, req, strlen(req)) < 0) {
+		close(fd);
+		return;
+	}
+	close(fd);
+	if (!slurp("/proc/page_owner", text, sizeof(text)))
+		fputs(text, stdout);
+}
+
 static int compare(const struct audit *before, const struct audit *now)
 {
 	static const char *const kept[] = { "other", "mapped", "pagecache" };
@@ -101,6 +122,8 @@ static int compare(const struct audit *before, const struct audit *now)
 		if (n > b) {
 			printf("=== PAGES LEAK: %s: %ld before, %ld after "
 			       "(+%ld %s)\n", kept[i], b, n, n - b, why[i]);
+			fflush(stdout);
+			explain(kept[i], get(before, "alloc_seq"));
 			leak = 1;
 		}
 	}

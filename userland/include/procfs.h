@@ -15,6 +15,11 @@
  *   fs_type_of_cwd(type, len)
  *                     the type of the file system cwd is on ("ext2",
  *                     "ramfs", "ext4"...), from /proc/mounts
+ *   page_owner_diag(class, seq)
+ *                     a diag line for each of /proc/page_owner's lines on
+ *                     where the pages of class ("other", "mapped")
+ *                     allocated since seq (/proc/pagecheck's alloc_seq)
+ *                     came from; nothing where there is none (the host)
  *
  * Header-only, like tap.h (which must come first).
  */
@@ -154,6 +159,26 @@ static inline long proc_value(const char *path, const char *name)
 static inline long vmstat(const char *name)
 {
 	return proc_value("/proc/vmstat", name);
+}
+
+static inline void page_owner_diag(const char *class, long seq)
+{
+	char line[1024];
+	FILE *f = fopen("/proc/page_owner", "w");
+
+	if (!f || seq < 0 || fprintf(f, "%s %ld\n", class, seq) < 0) {
+		if (f)
+			fclose(f);
+		return;
+	}
+	/* A /proc file is printed when it is opened: open it again. */
+	if (fclose(f) || !(f = fopen("/proc/page_owner", "r")))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		diag("%s", line);
+	}
+	fclose(f);
 }
 
 static inline long mem_total_kb(void)

@@ -404,7 +404,7 @@ static void warm_up(struct shared *s)
 
 int main(void)
 {
-	long before, after;
+	long before, after, seq;
 	struct shared *s = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
 				MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
@@ -418,16 +418,19 @@ int main(void)
 	memset((void *)s, 0, sizeof(*s));
 	warm_up(s);
 	before = pages_unaccounted();
+	seq = proc_value("/proc/pagecheck", "alloc_seq");
 	run_case(s, SHRUNK, "shrunk");
 	run_case(s, REGROWN, "regrown");
 	run_case(s, SIZE_FIRST, "size first");
 	run_case(s, SIZE_ALIGNED, "size first, EOF where the page begins");
 	run_case(s, SIZE_PARTIAL, "size first, EOF inside the page");
 	after = pages_unaccounted();
-	if (before >= 0 && after >= 0)
-		ok(after <= before, "no page is left held by nobody: %ld "
-		   "unaccounted before the cases, %ld after", before, after);
-	else
+	if (before >= 0 && after >= 0) {
+		if (!ok(after <= before, "no page is left held by nobody: %ld "
+			"unaccounted before the cases, %ld after", before,
+			after))
+			page_owner_diag("other", seq);	/* where they came from */
+	} else
 		skip("no /proc/pagecheck", "no page is left held by nobody");
 	return done_testing();
 }

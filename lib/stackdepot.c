@@ -1,0 +1,168 @@
+/*
+ * lib/stackdepot.c: call stacks stored once each, named by a 32-bit handle.
+ *
+ * A record holds up to STACK_DEPOT_FRAMES return addresses. Records live
+ * in one array taken from memblock at boot and are never freed; a handle
+ * is a record's index plus one. Saving a stack hashes its frames and looks
+ * in a hash table of chains: a stack seen before (nearly every one, after
+ * the first seconds) is found without a lock; a new one is added under
+ * depot_lock, which looks again first, and is published with a release
+ * store so that a lockless reader that sees the index sees the record.
+ * When the array is full, new stacks get handle 0 and a one-time warning.
+ *
+ * Roadmap: init; capture (walk our own frame pointers); find or add;
+ * fetch and print.
+ */
+#include <kernel/stackdepot.h>
+#include <kernel/panic.h>
+#include <kernel/printk.h>
+#include <kernel/spinlock.h>
+#include <kernel/string.h>
+#include <mm/memblock.h>
+#include <mm/mm.h>
+
+#define DEPOT_RECORDS 8192
+#define DEPOT_BUCKETS 4096	/* a power of two */
+
+struct depot_record {
+	u32 next;	/* handle of the next record in the chain, or 0 */
+	u32 hash;
+	u32 nr;		/* frames used */
+	unsigned long frames[STACK_DEPOT_FRAMES];
+};
+
+static struct depot_record *records;
+static u32 *buckets;		/* handle of each chain's first record */
+static u32 nr_records;		/* records used (written under depot_lock) */
+static DEFINE_SPINLOCK(depot_lock);
+
+bool stack_depot_init(void)
+{
+	size_t rsize = DEPOT_RECORDS * sizeof(*records);
+	size_t bsize = DEPOT_BUCKETS * sizeof(*buckets);
+
+	if (records)
+		return true;
+	/* memblock_alloc zeroes what it gives: every bucket starts empty. */
+	records = phys_to_virt(memblock_alloc(rsize + bsize, PAGE_SIZE));
+	buckets = (u32 *)(records + DEPOT_RECORDS);
+	return true;
+}
+
+struct capture {
+	unsigned int skip;
+	unsigned int nr;
+	unsigned long frames[STACK_DEPOT_FRAMES];
+};
+
+static bool collect(unsigned long addr, bool ret, void *data)
+{
+	struct capture *c = data;
+
+	if (c->skip) {
+		c->skip--;
+		return true;
+	}
+	c->frames[c->nr++] = addr;
+	return c->nr < STACK_DEPOT_FRAMES;
+}
+
+static u32 hash_frames(const unsigned long *f, unsigned int nr)
+{
+	u64 h = 0x9e3779b97f4a7c15ULL * (nr + 1);
+
+	for (unsigned int i = 0; i < nr; i++)
+		h = (h ^ f[i]) * 0xff51afd7ed558ccdULL;
+	return (u32)(h ^ (h >> 32));
+}
+
+static struct depot_record *record_of(u32 handle)
+{
+	return &records[handle - 1];
+}
+
+static bool same(const struct depot_record *r, u32 hash,
+		 const struct capture *c)
+{
+	return r->hash == hash && r->nr == c->nr &&
+	       !memcmp(r->frames, c->frames, c->nr * sizeof(c->frames[0]));
+}
+
+static u32 find(u32 *head, u32 hash, const struct capture *c)
+{
+	u32 h = __atomic_load_n(head, __ATOMIC_ACQUIRE);
+
+	for (; h; h = __atomic_load_n(&record_of(h)->next, __ATOMIC_ACQUIRE))
+		if (same(record_of(h), hash, c))
+			return h;
+	return 0;
+}
+
+static u32 add(u32 *head, u32 hash, const struct capture *c)
+{
+	struct depot_record *r;
+	unsigned long flags;
+	u32 h;
+
+	spin_lock_irqsave(&depot_lock, flags);
+	h = find(head, hash, c);	/* another CPU may have just added it */
+	if (!h && nr_records < DEPOT_RECORDS) {
+		r = &records[nr_records++];
+		r->hash = hash;
+		r->nr = c->nr;
+		memcpy(r->frames, c->frames, c->nr * sizeof(c->frames[0]));
+		r->next = *head;
+		h = nr_records;
+		__atomic_store_n(head, h, __ATOMIC_RELEASE);
+	}
+	spin_unlock_irqrestore(&depot_lock, flags);
+	if (!h)
+		pr_warn_once("stackdepot: full (%d stacks): later stacks are "
+			     "not recorded\n", DEPOT_RECORDS);
+	return h;
+}
+
+__noinline depot_stack_handle_t stack_depot_capture(unsigned int skip)
+{
+	/* The first frame is our caller's own: skip it as well. */
+	struct capture c = { .skip = skip + 1 };
+	u32 hash;
+
+	if (!records)
+		return 0;
+	walk_stack(0, (unsigned long)__builtin_frame_address(0), collect, &c);
+	if (!c.nr)
+		return 0;
+	hash = hash_frames(c.frames, c.nr);
+	return find(&buckets[hash & (DEPOT_BUCKETS - 1)], hash, &c) ?:
+	       add(&buckets[hash & (DEPOT_BUCKETS - 1)], hash, &c);
+}
+
+unsigned int stack_depot_fetch(depot_stack_handle_t h,
+			       unsigned long entries[STACK_DEPOT_FRAMES])
+{
+	const struct depot_record *r;
+
+	if (!h || !records || h > DEPOT_RECORDS)
+		return 0;
+	r = record_of(h);
+	memcpy(entries, r->frames, r->nr * sizeof(r->frames[0]));
+	return r->nr;
+}
+
+void stack_depot_snprint(depot_stack_handle_t h, unsigned int depth,
+			 char *buf, size_t size)
+{
+	unsigned long f[STACK_DEPOT_FRAMES];
+	unsigned int nr = stack_depot_fetch(h, f);
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (!nr) {
+		strlcpy(buf, "(no stack recorded)", size);
+		return;
+	}
+	for (unsigned int i = 0; i < nr && i < depth && n < size; i++)
+		n += snprintf(buf + n, size - n, "%s%pS", i ? " <- " : "",
+			      (void *)f[i]);
+}
