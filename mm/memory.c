@@ -91,13 +91,31 @@ static struct page *pte_page(pte_t pte)
  * page_add_new_anon_rmap or page_add_file_rmap, and for a fault wraps the
  * two in do_set_pte (set_pte_range since 6.3).
  */
+/* The caller maps a page where one is mapped: it did not look at the PTE
+ * again under the lock, or did not unmap the old page first (a COW's
+ * zap_pte). Name it. */
+static __cold __noreturn void set_pte_over_present(pte_t *pte,
+						   struct page *page,
+						   void *caller)
+{
+	printk(KERN_EMERG "BUG: do_set_pte, called from %pS: the PTE is "
+	       "present already (0x%lx, pfn 0x%lx): set by another fault "
+	       "since the caller looked (look again under page_table_lock: "
+	       "pte_none, pte_same), or the old page not unmapped first "
+	       "(zap_pte)\n", caller, (unsigned long)*pte,
+	       (unsigned long)(*pte & PTE_ADDR_MASK) >> PAGE_SHIFT);
+	dump_page(page, "mapping it would leak the page mapped now");
+	panic("do_set_pte over a present PTE, called from %pS", caller);
+}
+
 void do_set_pte(struct mm_struct *mm, pte_t *pte, struct page *page,
 		pte_t prot)
 {
 	/* Whoever looked at the PTE must still hold the lock that keeps
 	 * it as seen: threads of mm fault beside each other. */
 	lockdep_assert_held(&mm->page_table_lock);
-	BUG_ON(*pte & _PAGE_PRESENT);	/* would leak the old page */
+	if (unlikely(*pte & _PAGE_PRESENT))	/* would leak the old page */
+		set_pte_over_present(pte, page, __builtin_return_address(0));
 	/* Atomic: a file page is mapped in many mm's, each under its own
 	 * page_table_lock, on several CPUs at once. */
 	__atomic_add_fetch(&page->_mapcount, 1, __ATOMIC_SEQ_CST);

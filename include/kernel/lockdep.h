@@ -21,30 +21,42 @@
 const char *lockdep_task_name(struct task_struct *t, char *buf, size_t size);
 
 /* kernel/locking/lockdep.c: the reports; they panic. */
+/* Where an assertion is: its file and line, the function it is in, and
+ * that function's caller (the one that should have taken the lock, as
+ * often as not: a lab's function calling a helper that asserts). */
+struct lockdep_site {
+	const char *file;
+	int line;
+	const char *func;
+	unsigned long caller;
+};
+
 __cold __noreturn void lockdep_mutex_not_held(struct mutex *m, const char *name,
-				       const char *file, int line);
+					      const struct lockdep_site *at);
 __cold __noreturn void lockdep_spin_not_held(const char *name,
-					     const char *file, int line);
+					     const struct lockdep_site *at);
 
 static inline void __lockdep_assert_mutex_held(struct mutex *m,
 					       const char *name,
-					       const char *file, int line)
+					       struct lockdep_site at)
 {
 	if (unlikely(!mutex_is_locked_by(m, get_current())))
-		lockdep_mutex_not_held(m, name, file, line);
+		lockdep_mutex_not_held(m, name, &at);
 }
 
 static inline void __lockdep_assert_spin_held(spinlock_t *l, const char *name,
-					      const char *file, int line)
+					      struct lockdep_site at)
 {
 	if (unlikely(!spin_is_locked(l)))
-		lockdep_spin_not_held(name, file, line);
+		lockdep_spin_not_held(name, &at);
 }
 
 #define lockdep_assert_held(l)                                           \
 	_Generic((l), struct mutex * : __lockdep_assert_mutex_held,      \
 		      spinlock_t * : __lockdep_assert_spin_held)(         \
-		(l), #l, __FILE__, __LINE__)
+		(l), #l,                                                  \
+		(struct lockdep_site){ __FILE__, __LINE__, __func__,      \
+			(unsigned long)__builtin_return_address(0) })
 
 /* mutex.c, rwsem.c: current is about to wait for the lock l (taken at
  * ip): the order of l's class after each class current holds is checked

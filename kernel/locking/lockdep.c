@@ -48,23 +48,24 @@ const char *lockdep_task_name(struct task_struct *t, char *buf, size_t size)
 }
 
 void lockdep_mutex_not_held(struct mutex *m, const char *name,
-			    const char *file, int line)
+			    const struct lockdep_site *at)
 {
 	char held[40], by[40];
 
 	printk(KERN_EMERG "BUG: %s must be held at %s:%d, by %s; it is held "
-	       "by %s\n", name, file, line,
+	       "by %s (in %s, called from %pS)\n", name, at->file, at->line,
 	       lockdep_task_name(current, by, sizeof(by)),
 	       m->locked ? lockdep_task_name(m->owner, held, sizeof(held))
-			 : "nobody");
-	panic("lock %s not held at %s:%d", name, file, line);
+			 : "nobody", at->func, (void *)at->caller);
+	panic("lock %s not held at %s:%d", name, at->file, at->line);
 }
 
-void lockdep_spin_not_held(const char *name, const char *file, int line)
+void lockdep_spin_not_held(const char *name, const struct lockdep_site *at)
 {
 	printk(KERN_EMERG "BUG: spinlock %s must be held at %s:%d, and it is "
-	       "not\n", name, file, line);
-	panic("lock %s not held at %s:%d", name, file, line);
+	       "not (in %s, called from %pS)\n", name, at->file, at->line,
+	       at->func, (void *)at->caller);
+	panic("lock %s not held at %s:%d", name, at->file, at->line);
 }
 
 /* ---- the held-lock stack -------------------------------------------------- */
