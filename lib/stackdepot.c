@@ -16,7 +16,7 @@
 #include <kernel/stackdepot.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
-#include <kernel/spinlock.h>
+#include <asm/processor.h>
 #include <kernel/string.h>
 #include <mm/memblock.h>
 #include <mm/mm.h>
@@ -34,7 +34,26 @@ struct depot_record {
 static struct depot_record *records;
 static u32 *buckets;		/* handle of each chain's first record */
 static u32 nr_records;		/* records used (written under depot_lock) */
-static DEFINE_SPINLOCK(depot_lock);
+/* Not a spinlock_t: spin_unlock is a preemption point, which the schedule
+ * explorer numbers, and a stack added on the first pass of a schedule
+ * only (found without the lock on the next) would make the passes' points
+ * differ. With interrupts off nothing preempts the holder anyway. */
+static int depot_lock;
+
+static unsigned long depot_lock_irqsave(void)
+{
+	unsigned long flags = local_irq_save();
+
+	while (__atomic_exchange_n(&depot_lock, 1, __ATOMIC_ACQUIRE))
+		cpu_relax();
+	return flags;
+}
+
+static void depot_unlock_irqrestore(unsigned long flags)
+{
+	__atomic_store_n(&depot_lock, 0, __ATOMIC_RELEASE);
+	local_irq_restore(flags);
+}
 
 bool stack_depot_init(void)
 {
@@ -104,7 +123,7 @@ static u32 add(u32 *head, u32 hash, const struct capture *c)
 	unsigned long flags;
 	u32 h;
 
-	spin_lock_irqsave(&depot_lock, flags);
+	flags = depot_lock_irqsave();
 	h = find(head, hash, c);	/* another CPU may have just added it */
 	if (!h && nr_records < DEPOT_RECORDS) {
 		r = &records[nr_records++];
@@ -115,7 +134,7 @@ static u32 add(u32 *head, u32 hash, const struct capture *c)
 		h = nr_records;
 		__atomic_store_n(head, h, __ATOMIC_RELEASE);
 	}
-	spin_unlock_irqrestore(&depot_lock, flags);
+	depot_unlock_irqrestore(flags);
 	if (!h)
 		pr_warn_once("stackdepot: full (%d stacks): later stacks are "
 			     "not recorded\n", DEPOT_RECORDS);
