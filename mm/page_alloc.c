@@ -17,6 +17,10 @@
  * a stale pointer or a stale PTE in between is reported with the byte it
  * changed and the place that freed the page. Pages freed at boot were
  * never used and are not filled.
+ *
+ * debug_pagealloc (on unless debug_pagealloc=off): a free page is also
+ * out of the direct map (kernel_map_pages, arch/x86/mm/pgtable.c), so a
+ * kernel read or write of it faults at once, with the page's history.
  */
 #include <mm/gfp.h>
 #include <kernel/panic.h>
@@ -30,6 +34,7 @@
 #include <kernel/param.h>
 #include <kernel/errno.h>
 #include <mm/mmdebug.h>
+#include <mm/pgtable.h>
 #include <kernel/fault_inject.h>
 
 struct free_area {
@@ -233,6 +238,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		page = alloc_pages_slowpath(gfp, order);
 	if (!page)
 		return NULL;
+	kernel_map_pages(page, 1U << order, true);	/* debug_pagealloc */
 	for (unsigned long i = 0; i < (1UL << order); i++) {
 		if (page[i].flags & (1UL << PG_poisoned))
 			check_poison(&page[i]);
@@ -301,6 +307,9 @@ static void free_block(struct page *page, unsigned int order,
 	page->flags = 0;
 	if (page_poisoning)
 		poison_pages(page, order, ip);
+	/* Out of the direct map until it is handed out again: a kernel
+	 * access meanwhile faults (debug_pagealloc). */
+	kernel_map_pages(page, 1U << order, false);
 	spin_lock_irqsave(&zone_lock, flags);
 	__free_one_block(pfn, order);
 	free_pages_count += 1UL << order;
@@ -315,7 +324,7 @@ void __free_pages(struct page *page, unsigned int order)
 	 * itself need not check again. */
 	if (unlikely(page_count(page) <= 0))
 		page_ref_bug(page, "put_page of a free page (a double put?)");
-	if (unlikely(page_owner_on))
+	if (unlikely(page_owner_refs))
 		__page_owner_ref(page, -1, 1);	/* put_page's caller */
 	if (__atomic_sub_fetch(&page->_refcount, 1, __ATOMIC_SEQ_CST) != 0)
 		return;
@@ -324,6 +333,8 @@ void __free_pages(struct page *page, unsigned int order)
 	 * the file. Take it off, as Linux's __page_cache_release does. */
 	if (PageLRU(page))
 		lru_cache_del(page);
+	if (unlikely(page_owner_on))
+		__page_owner_free(page, order, 1);	/* put_page's caller */
 	free_block(page, order, _RET_IP_);
 }
 
@@ -376,6 +387,7 @@ void free_boot_pages(unsigned long start, unsigned long end)
 		for (unsigned long i = 0; i < (1UL << order); i++)
 			ClearPageReserved(pfn_to_page(start + i));
 		pfn_to_page(start)->_refcount = 0;
+		kernel_map_pages(pfn_to_page(start), 1U << order, false);
 		__free_one_block(start, order);
 		free_pages_count += 1UL << order;
 		totalram_pages += 1UL << order;

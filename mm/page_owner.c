@@ -12,10 +12,12 @@
  *   alloc       the stack of its allocation, and the allocation's number
  *               (alloc_seq): "allocated since the snapshot" is a number
  *               compare
+ *   free        the stack of its last free (0 while allocated)
  *   lock        the stack that last took its lock (trylock_page,
  *               lock_page, SetPageLocked)
  *   refs[]      its last PAGE_OWNER_REFS references taken (get_page) and
- *               dropped (put_page), oldest overwritten first
+ *               dropped (put_page), oldest overwritten first: only with
+ *               page_owner=refs
  *
  * Stacks are stack depot handles (lib/stackdepot.c), 4 bytes each. The
  * records are written without a lock: two CPUs taking references on one
@@ -28,7 +30,9 @@
  * from /proc/pagecheck) and read which allocation stacks the pages of that
  * class allocated since SEQ come from, most pages first.
  *
- * Cost: a stack walk and a hash per reference, lock and allocation; off
+ * Cost: a stack walk and a hash per allocation, free and page lock, and
+ * with page_owner=refs per reference too, which makes a read fault on a
+ * cached page five times slower (doc/checkers.md has the figures); off
  * with page_owner=off (make bench boots with it off).
  *
  * Roadmap: the command line and init; the hooks; the report of one page;
@@ -50,6 +54,7 @@
 
 struct page_owner {
 	depot_stack_handle_t alloc;
+	depot_stack_handle_t free;	/* 0 while allocated */
 	depot_stack_handle_t lock;
 	u32 alloc_seq;
 	u32 ref_next;	/* refs[ref_next % PAGE_OWNER_REFS] is written next */
@@ -57,15 +62,17 @@ struct page_owner {
 };
 
 bool page_owner_on;
-static bool page_owner_wanted = true;
+bool page_owner_refs;
+static bool page_owner_wanted = true, page_owner_refs_wanted;
 static struct page_owner *owners;	/* one per page frame */
 static u32 alloc_seq;
 
 static int set_page_owner(const char *val)
 {
-	if (strcmp(val, "on") && strcmp(val, "off"))
+	if (strcmp(val, "on") && strcmp(val, "off") && strcmp(val, "refs"))
 		return -EINVAL;
-	page_owner_wanted = !strcmp(val, "on");
+	page_owner_wanted = strcmp(val, "off");
+	page_owner_refs_wanted = !strcmp(val, "refs");
 	return 0;
 }
 __setup("page_owner", set_page_owner);
@@ -78,8 +85,11 @@ void page_owner_init(void)
 		return;
 	owners = phys_to_virt(memblock_alloc(size, PAGE_SIZE));
 	page_owner_on = true;
-	pr_info("page_owner: on, %zuK for %lu page frames (page_owner=off "
-		"turns it off)\n", size >> 10, max_pfn);
+	page_owner_refs = page_owner_refs_wanted;
+	pr_info("page_owner: on%s, %zuK for %lu page frames (page_owner=%s)\n",
+		page_owner_refs ? " with every reference" : "", size >> 10,
+		max_pfn, page_owner_refs ? "on: without references; off" :
+		"refs: every get_page and put_page too; off");
 }
 
 static struct page_owner *owner_of(const struct page *page)
@@ -125,6 +135,15 @@ void __page_owner_lock(struct page *page, unsigned int skip)
 	owner_of(page)->lock = stack_depot_capture(skip);
 }
 
+void __page_owner_free(struct page *page, unsigned int order,
+		       unsigned int skip)
+{
+	depot_stack_handle_t h = stack_depot_capture(skip);
+
+	for (unsigned long i = 0; i < (1UL << order); i++)
+		owner_of(page + i)->free = h;
+}
+
 /* -------------------------------------------------------------------- */
 /* One page's history. */
 
@@ -166,6 +185,11 @@ void page_owner_dump(const struct page *page)
 	stack_depot_snprint(o->alloc, STACK_DEPOT_FRAMES, buf, sizeof(buf));
 	printk(KERN_EMERG "page_owner: allocated (number %u) at %s\n",
 	       o->alloc_seq, buf);
+	if (o->free) {
+		stack_depot_snprint(o->free, STACK_DEPOT_FRAMES, buf,
+				    sizeof(buf));
+		printk(KERN_EMERG "page_owner: freed at %s\n", buf);
+	}
 	if (o->lock) {
 		stack_depot_snprint(o->lock, STACK_DEPOT_FRAMES, buf,
 				    sizeof(buf));

@@ -5,7 +5,8 @@
  * depot. A report about a page (mm/debug.c) then names the function that
  * locked a page nobody unlocked or took the reference nobody dropped, and
  * the leak check (/proc/page_owner, userland/bin/pagecheck) names where
- * the leaked pages came from. On unless page_owner=off.
+ * the leaked pages came from. On unless page_owner=off; the reference
+ * history only with page_owner=refs.
  */
 #ifndef _MM_PAGE_OWNER_H
 #define _MM_PAGE_OWNER_H
@@ -17,6 +18,9 @@ struct page;
 
 /* True once page_owner_init has made room (page_owner=on, the default). */
 extern bool page_owner_on;
+/* The reference history too (page_owner=refs): a stack walk per get_page
+ * and put_page, which slows a fault path several times over. */
+extern bool page_owner_refs;
 
 /* At boot, after mem_map: the per-frame records and the stack depot. */
 void page_owner_init(void);
@@ -28,10 +32,12 @@ void __page_owner_alloc(struct page *page, unsigned int order,
 			unsigned int skip);
 void __page_owner_ref(struct page *page, int delta, unsigned int skip);
 void __page_owner_lock(struct page *page, unsigned int skip);
+void __page_owner_free(struct page *page, unsigned int order,
+		       unsigned int skip);
 
 static inline void page_owner_ref(struct page *page, int delta)
 {
-	if (unlikely(page_owner_on))
+	if (unlikely(page_owner_refs))
 		__page_owner_ref(page, delta, 0);
 }
 

@@ -60,6 +60,15 @@ static inline bool pte_same(pte_t a, pte_t b)
 extern pte_t *init_pgd;
 
 void paging_init(void);
+/* debug_pagealloc (arch/x86/mm/pgtable.c): take n pages starting at page
+ * out of the direct map (present false) or put them back; nothing when
+ * debug_pagealloc=off. */
+struct page;
+extern bool debug_pagealloc;
+void kernel_map_pages(struct page *page, unsigned int n, bool present);
+/* Is va in the direct map, on a page kernel_map_pages took out? Its pfn
+ * in *pfn. */
+bool kernel_page_unmapped(unsigned long va, unsigned long *pfn);
 /* mem_init(): page tables come from the page allocator from now on. */
 void paging_allocator_ready(void);
 /* The 4 KiB PTE for va in pgd; allocates tables when alloc is set.

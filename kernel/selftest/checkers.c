@@ -18,7 +18,11 @@
  *	selftest=lock_held_to_user	a mutex left locked; init's first
  *					return to user space finds it
  *	selftest=write_after_free	a byte written to a page after its
- *					last put_page (page poisoning)
+ *					last put_page (page poisoning; boot
+ *					with debug_pagealloc=off, or the
+ *					write itself faults)
+ *	selftest=read_after_free	a byte read from a page after its
+ *					last put_page (debug_pagealloc)
  *	selftest=lock_inversion		two mutexes taken in one order, then
  *					in the other (by one task: no
  *					deadlock happens, the order says
@@ -44,6 +48,7 @@
 #include <mm/mmap.h>
 #include <mm/mmap_lock.h>
 #include <mm/pagecheck.h>
+#include <mm/pgtable.h>
 #include <mm/gfp.h>
 #include <mm/slab.h>
 
@@ -206,8 +211,8 @@ static __noinline int planted_page_leak(void)
 
 	if (!page)
 		return selftest_fail("no page");
-	if (!page_owner_on)
-		return selftest_fail("page_owner is off");
+	if (!page_owner_refs)
+		return selftest_fail("boot with page_owner=refs");
 	planted_forgotten_get(page);
 	put_page(page);		/* the allocation's reference */
 	pr_info("selftest: page %p leaked; what page_owner says:\n", page);
@@ -216,6 +221,23 @@ static __noinline int planted_page_leak(void)
 	return 0;
 }
 DEFINE_SELFTEST(page_leak, planted_page_leak);
+
+static __noinline int planted_read_after_free(void)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+	const volatile char *p;
+
+	if (!page)
+		return selftest_fail("no page");
+	if (!debug_pagealloc)
+		return selftest_fail("debug_pagealloc is off");
+	p = page_address(page);
+	put_page(page);
+	pr_info("selftest: reading page %p after its last put_page\n", page);
+	(void)p[64];
+	return selftest_fail("a read after free went unreported");
+}
+DEFINE_SELFTEST(read_after_free, planted_read_after_free);
 
 static __noinline int planted_write_after_free(void)
 {

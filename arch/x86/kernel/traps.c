@@ -11,6 +11,8 @@
  */
 #include <kernel/preempt.h>
 #include <mm/kstack.h>
+#include <mm/mmdebug.h>
+#include <mm/pgtable.h>
 #include <asm/traps.h>
 #include <kernel/irq.h>
 #include <kernel/panic.h>
@@ -81,11 +83,34 @@ static void user_exception(struct pt_regs *regs)
 	}
 }
 
+/*
+ * A kernel access to a page that is free: debug_pagealloc took it out of
+ * the direct map when it was freed (arch/x86/mm/pgtable.c). Said here,
+ * before the fault handler (a lab's do_page_fault), with the page's
+ * history: where it was allocated and freed, its last references.
+ */
+static void report_freed_page_access(struct pt_regs *regs, unsigned long cr2)
+{
+	unsigned long pfn;
+
+	if (user_mode(regs) || !kernel_page_unmapped(cr2, &pfn))
+		return;
+	oops_in_progress = true;
+	console_loglevel = 15;
+	printk(KERN_EMERG "BUG: use of a freed page: %s at 0x%lx (pfn 0x%lx, "
+	       "offset %lu) by %pS\n",
+	       regs->error_code & X86_PF_WRITE ? "write" : "read", cr2, pfn,
+	       cr2 & (PAGE_SIZE - 1), (void *)regs->rip);
+	dump_page(pfn_to_page(pfn), "use after free (debug_pagealloc)");
+	die("use of a freed page", regs);
+}
+
 static void do_exception(struct pt_regs *regs, unsigned long cr2)
 {
 	const char *name = exception_names[regs->vector];
 
 	if (regs->vector == X86_TRAP_PF) {
+		report_freed_page_access(regs, cr2);
 		do_page_fault(regs, cr2);
 		return;
 	}

@@ -7,8 +7,9 @@
  *   - the kernel image at KERNEL_VMA in 4 KiB pages, each part with its
  *     own rights: .text read-only and executable; .rodata read-only, no
  *     execute; .data and .bss writable, no execute;
- *   - all of RAM at PAGE_OFFSET (the direct map) in 2 MiB pages, writable,
- *     no execute;
+ *   - all of RAM at PAGE_OFFSET (the direct map), writable, no execute:
+ *     in 4 KiB pages, so that free pages can be unmapped (debug_pagealloc,
+ *     below), or in 2 MiB pages with debug_pagealloc=off;
  *   - nothing at low addresses: the identity map is gone, so a NULL or
  *     user pointer dereferenced by the kernel faults.
  * No page is ever both writable and executable (selftest "paging" checks).
@@ -18,8 +19,12 @@
 #include <mm/gfp.h>
 #include <mm/memblock.h>
 #include <asm/pgtable_64_types.h>
+#include <mm/mm.h>
+#include <kernel/errno.h>
 #include <kernel/panic.h>
+#include <kernel/param.h>
 #include <kernel/printk.h>
+#include <kernel/string.h>
 #include <asm/cmpxchg.h>
 #include <asm/processor.h>
 
@@ -112,18 +117,87 @@ static void map_kernel_range(char *start, char *end, pte_t prot)
 	}
 }
 
+/*
+ * debug_pagealloc (on unless debug_pagealloc=off): the direct map in 4 KiB
+ * pages, their PTEs in one array indexed by pfn, so that the page
+ * allocator can take a free page out of the direct map and put it back
+ * when it hands the page out (kernel_map_pages). A kernel access to a
+ * free page then faults at the access itself (report_freed_page_access,
+ * arch/x86/kernel/traps.c), where page poisoning sees a write only at the
+ * next allocation and a read never. Unmapping flushes this CPU's TLB
+ * only: another CPU's stale entry for the page maps the same frame with
+ * the same rights, so it can only miss an access, never allow a wrong
+ * one, and mapping again needs no flush (x86 keeps no "not present" in
+ * its TLB). Linux: CONFIG_DEBUG_PAGEALLOC, debug_pagealloc=on.
+ */
+bool debug_pagealloc = true;
+static pte_t *direct_ptes;	/* the direct map's PTE of pfn, by pfn */
+static unsigned long direct_pfns;
+
+static int set_debug_pagealloc(const char *val)
+{
+	if (strcmp(val, "on") && strcmp(val, "off"))
+		return -EINVAL;
+	debug_pagealloc = !strcmp(val, "on");
+	return 0;
+}
+__setup("debug_pagealloc", set_debug_pagealloc);
+
 static void map_direct(phys_addr_t end)
 {
+	if (debug_pagealloc) {
+		direct_pfns = end >> PAGE_SHIFT;
+		direct_ptes = phys_to_virt(memblock_alloc(
+			direct_pfns * sizeof(pte_t), PAGE_SIZE));
+	}
 	for (phys_addr_t pa = 0; pa < end; pa += PMD_SIZE) {
 		unsigned long va = (unsigned long)phys_to_virt(pa);
-		pte_t *pud, *pmd;
+		pte_t *pud, *pmd, *pt;
 
 		pud = next_table(&init_pgd[pt_index(va, PGDIR_SHIFT)], true);
 		pmd = next_table(&pud[pt_index(va, PUD_SHIFT)], true);
 		if (!pmd)
 			panic("paging: cannot map RAM at %lx", pa);
-		pmd[pt_index(va, PMD_SHIFT)] = pa | PAGE_KERNEL | _PAGE_PSE;
+		if (!direct_ptes) {
+			pmd[pt_index(va, PMD_SHIFT)] = pa | PAGE_KERNEL |
+						       _PAGE_PSE;
+			continue;
+		}
+		pt = &direct_ptes[pa >> PAGE_SHIFT];
+		for (int i = 0; i < PTRS_PER_TABLE; i++)
+			pt[i] = (pa + i * PAGE_SIZE) | PAGE_KERNEL;
+		pmd[pt_index(va, PMD_SHIFT)] = virt_to_phys(pt) |
+					       _PAGE_PRESENT | _PAGE_RW;
 	}
+}
+
+void kernel_map_pages(struct page *page, unsigned int n, bool present)
+{
+	unsigned long pfn = page_to_pfn(page);
+
+	if (!direct_ptes || pfn + n > direct_pfns)
+		return;
+	for (unsigned int i = 0; i < n; i++) {
+		pte_t *pte = &direct_ptes[pfn + i];
+
+		if (present) {
+			WRITE_ONCE(*pte, *pte | _PAGE_PRESENT);
+		} else {
+			WRITE_ONCE(*pte, *pte & ~_PAGE_PRESENT);
+			invlpg((unsigned long)page_address(page + i));
+		}
+	}
+}
+
+bool kernel_page_unmapped(unsigned long va, unsigned long *pfn)
+{
+	unsigned long start = (unsigned long)phys_to_virt(0);
+
+	if (!direct_ptes || va < start ||
+	    va >= start + direct_pfns * PAGE_SIZE)
+		return false;
+	*pfn = (va - start) >> PAGE_SHIFT;
+	return !(READ_ONCE(direct_ptes[*pfn]) & _PAGE_PRESENT);
 }
 
 static void enable_cpu_protections(void)

@@ -2,9 +2,12 @@
  * arch/x86/mm/pgtable_test.c: self-test "paging". Walk every present mapping
  * of the kernel page tables and check the W^X rule (no page writable and
  * executable), that kernel text is read-only, that nothing is mapped at low
- * (user) addresses, and that no kernel mapping is user-accessible.
+ * (user) addresses, that no kernel mapping is user-accessible, and that
+ * a freed page leaves the direct map (debug_pagealloc).
  */
 #include <mm/pgtable.h>
+#include <mm/gfp.h>
+#include <mm/mm.h>
 #include <kernel/selftest.h>
 #include <kernel/printk.h>
 
@@ -50,6 +53,35 @@ static void walk(struct walk_stats *st, pte_t *table, int level,
 	}
 }
 
+/* debug_pagealloc: a page is in the direct map while allocated, out of
+ * it once freed; with debug_pagealloc=off the map is in 2 MiB pages. */
+static int test_direct_map(void)
+{
+	struct page *page = alloc_page(GFP_KERNEL);
+	pte_t *pte;
+
+	if (!page)
+		return selftest_fail("no page");
+	pte = lookup_pte(init_pgd, (unsigned long)page_address(page), false);
+	pr_info("selftest: paging: the direct map is in %s pages\n",
+		pte ? "4 KiB" : "2 MiB");
+	if (!debug_pagealloc) {
+		put_page(page);
+		return pte ? selftest_fail("4 KiB direct map with "
+					   "debug_pagealloc=off") : 0;
+	}
+	if (!pte || !(*pte & _PAGE_PRESENT)) {
+		put_page(page);
+		return selftest_fail("an allocated page is not in the "
+				     "direct map");
+	}
+	put_page(page);
+	if (*pte & _PAGE_PRESENT)
+		return selftest_fail("a freed page is still in the direct "
+				     "map (debug_pagealloc)");
+	return 0;
+}
+
 static int test_paging(void)
 {
 	struct walk_stats st = { 0 };
@@ -68,6 +100,6 @@ static int test_paging(void)
 	if (!text || (*text & _PAGE_RW) || (*text & _PAGE_NX))
 		return selftest_fail("kernel text is not mapped read-only "
 				     "and executable");
-	return 0;
+	return test_direct_map();
 }
 DEFINE_SELFTEST(paging, test_paging);
