@@ -69,21 +69,34 @@ bool stack_depot_init(void)
 }
 
 struct capture {
-	unsigned int skip;
 	unsigned int nr;
 	unsigned long frames[STACK_DEPOT_FRAMES];
 };
 
-static bool collect(unsigned long addr, bool ret, void *data)
+/*
+ * The frame-pointer walk of kernel/backtrace.c, written out here without
+ * its callback: this runs at every page allocation and free. Skip the
+ * first skip return addresses, keep the next STACK_DEPOT_FRAMES.
+ */
+static void capture(struct capture *c, unsigned long rbp, unsigned int skip)
 {
-	struct capture *c = data;
+	unsigned long lo = ALIGN_DOWN(rbp, THREAD_SIZE), hi = lo + THREAD_SIZE;
 
-	if (c->skip) {
-		c->skip--;
-		return true;
+	c->nr = 0;
+	while (c->nr < STACK_DEPOT_FRAMES) {
+		const unsigned long *frame = (const unsigned long *)rbp;
+
+		if (rbp < lo || rbp + 16 > hi || !IS_ALIGNED(rbp, 8) ||
+		    !frame[1])
+			break;
+		if (skip)
+			skip--;
+		else
+			c->frames[c->nr++] = frame[1];
+		if (frame[0] <= rbp)	/* must move towards the stack base */
+			break;
+		rbp = frame[0];
 	}
-	c->frames[c->nr++] = addr;
-	return c->nr < STACK_DEPOT_FRAMES;
 }
 
 static u32 hash_frames(const unsigned long *f, unsigned int nr)
@@ -143,13 +156,13 @@ static u32 add(u32 *head, u32 hash, const struct capture *c)
 
 __noinline depot_stack_handle_t stack_depot_capture(unsigned int skip)
 {
-	/* The first frame is our caller's own: skip it as well. */
-	struct capture c = { .skip = skip + 1 };
+	struct capture c;
 	u32 hash;
 
 	if (!records)
 		return 0;
-	walk_stack(0, (unsigned long)__builtin_frame_address(0), collect, &c);
+	/* The first return address is into our caller: skip it as well. */
+	capture(&c, (unsigned long)__builtin_frame_address(0), skip + 1);
 	if (!c.nr)
 		return 0;
 	hash = hash_frames(c.frames, c.nr);

@@ -83,7 +83,7 @@ bool trylock_page(struct page *page)
 	if (test_and_set_bit(PG_locked, &page->flags))
 		return false;
 	if (unlikely(page_owner_on))
-		__page_owner_lock(page, 1);	/* our caller took it */
+		__page_owner_lock(page, _RET_IP_);	/* our caller took it */
 	return true;
 }
 
@@ -96,7 +96,7 @@ void __sched lock_page(struct page *page)
 	while (test_and_set_bit(PG_locked, &page->flags))
 		wait_event(*wq, !PageLocked(page));
 	if (unlikely(page_owner_on))
-		__page_owner_lock(page, 1);
+		__page_owner_lock(page, _RET_IP_);
 	if (unlikely(explore_active))
 		explore_page_locked();
 }

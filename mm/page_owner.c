@@ -13,8 +13,9 @@
  *               (alloc_seq): "allocated since the snapshot" is a number
  *               compare
  *   free        the stack of its last free (0 while allocated)
- *   lock        the stack that last took its lock (trylock_page,
- *               lock_page, SetPageLocked)
+ *   lock_ip     where its lock was last taken (trylock_page, lock_page,
+ *               SetPageLocked): one address, not a stack, since fault-
+ *               around alone takes sixteen page locks a fault
  *   refs[]      its last PAGE_OWNER_REFS references taken (get_page) and
  *               dropped (put_page), oldest overwritten first: only with
  *               page_owner=refs
@@ -30,7 +31,7 @@
  * from /proc/pagecheck) and read which allocation stacks the pages of that
  * class allocated since SEQ come from, most pages first.
  *
- * Cost: a stack walk and a hash per allocation, free and page lock, and
+ * Cost: a stack walk and a hash per allocation and free, and
  * with page_owner=refs per reference too, which makes a read fault on a
  * cached page five times slower (doc/checkers.md has the figures); off
  * with page_owner=off (make bench boots with it off).
@@ -55,7 +56,7 @@
 struct page_owner {
 	depot_stack_handle_t alloc;
 	depot_stack_handle_t free;	/* 0 while allocated */
-	depot_stack_handle_t lock;
+	unsigned long lock_ip;
 	u32 alloc_seq;
 	u32 ref_next;	/* refs[ref_next % PAGE_OWNER_REFS] is written next */
 	depot_stack_handle_t refs[PAGE_OWNER_REFS];
@@ -130,9 +131,9 @@ void __page_owner_ref(struct page *page, int delta, unsigned int skip)
 	o->refs[slot % PAGE_OWNER_REFS] = h | (delta < 0 ? REF_PUT : 0);
 }
 
-void __page_owner_lock(struct page *page, unsigned int skip)
+void __page_owner_lock(struct page *page, unsigned long ip)
 {
-	owner_of(page)->lock = stack_depot_capture(skip);
+	owner_of(page)->lock_ip = ip;
 }
 
 void __page_owner_free(struct page *page, unsigned int order,
@@ -150,8 +151,8 @@ void __page_owner_free(struct page *page, unsigned int order,
 void page_owner_lock_site(const struct page *page, char *buf, size_t size)
 {
 	buf[0] = '\0';
-	if (page_owner_on && owner_of(page)->lock)
-		stack_depot_snprint(owner_of(page)->lock, 1, buf, size);
+	if (page_owner_on && owner_of(page)->lock_ip)
+		snprintf(buf, size, "%pS", (void *)owner_of(page)->lock_ip);
 }
 
 /* Calls fn(slot value, data) for each recorded reference, oldest first. */
@@ -190,11 +191,9 @@ void page_owner_dump(const struct page *page)
 				    sizeof(buf));
 		printk(KERN_EMERG "page_owner: freed at %s\n", buf);
 	}
-	if (o->lock) {
-		stack_depot_snprint(o->lock, STACK_DEPOT_FRAMES, buf,
-				    sizeof(buf));
-		printk(KERN_EMERG "page_owner: last locked at %s\n", buf);
-	}
+	if (o->lock_ip)
+		printk(KERN_EMERG "page_owner: last locked in %pS\n",
+		       (void *)o->lock_ip);
 	if (o->ref_next) {
 		printk(KERN_EMERG "page_owner: references taken and dropped "
 		       "(the last %u, oldest first):\n",

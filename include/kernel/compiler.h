@@ -8,6 +8,8 @@
 #define __noinline __attribute__((noinline))
 /* The address a function returns to: who called it, for lock reports. */
 #define _RET_IP_ ((unsigned long)__builtin_return_address(0))
+/* An address inside the function this is written in (inlined or not). */
+#define _THIS_IP_ ({ __label__ __here; __here: (unsigned long)&&__here; })
 /* A report's slow path: kept out of line and out of the hot code. */
 #define __cold __attribute__((cold, noinline))
 #define __packed __attribute__((packed))

@@ -83,7 +83,7 @@ static inline void SetPageLocked(struct page *p)
 {
 	set_bit(PG_locked, &p->flags);
 	if (unlikely(page_owner_on))
-		__page_owner_lock(p, 0);
+		__page_owner_lock(p, _THIS_IP_);
 }
 static inline void ClearPageLocked(struct page *p)
 {

@@ -27,11 +27,12 @@ void page_owner_init(void);
 
 /* Each hook records the stack of its caller's caller, skip frames up: 0
  * when the hook is reached from an inline function (get_page), 1 from an
- * out-of-line one (alloc_pages, __free_pages, trylock_page). */
+ * out-of-line one (alloc_pages, __free_pages). The lock hook records one
+ * address, where the lock was taken. */
 void __page_owner_alloc(struct page *page, unsigned int order,
 			unsigned int skip);
 void __page_owner_ref(struct page *page, int delta, unsigned int skip);
-void __page_owner_lock(struct page *page, unsigned int skip);
+void __page_owner_lock(struct page *page, unsigned long ip);
 void __page_owner_free(struct page *page, unsigned int order,
 		       unsigned int skip);
 
