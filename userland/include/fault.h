@@ -6,6 +6,10 @@
  *                        SIGILL that records signo, si_code, si_addr and
  *                        the faulting rip, then siglongjmp()s back
  *   probe_load(addr, &f) read one byte at addr; returns 1 if it faulted
+ *   probe_load_byte(addr, &f, &byte)
+ *                        the same, and the byte it read: one access, where
+ *                        a probe and then a read would be two (a truncate
+ *                        in between makes the second one die of SIGBUS)
  *   probe_store(addr, &f) store one byte at addr; returns 1 if it faulted
  *   probe_div0(&f)       integer divide by zero (idiv)
  *   probe_ud2(&f)        execute ud2
@@ -70,6 +74,7 @@ __asm__(".pushsection .text\n"
 static sigjmp_buf fault_env;
 static volatile sig_atomic_t fault_armed;
 static struct fault fault_last;
+static volatile int fault_loaded;	/* what the last FAULT_LOAD read */
 
 static inline void fault_handler(int sig, siginfo_t *si, void *ctx)
 {
@@ -112,7 +117,7 @@ static inline int fault_probe(enum fault_op op, void *addr, struct fault *f)
 		fault_armed = 1;
 		switch (op) {
 		case FAULT_LOAD:
-			fault_load(addr);
+			fault_loaded = fault_load(addr);
 			break;
 		case FAULT_STORE:
 			fault_store(addr);
@@ -133,6 +138,15 @@ static inline int fault_probe(enum fault_op op, void *addr, struct fault *f)
 static inline int probe_load(const void *addr, struct fault *f)
 {
 	return fault_probe(FAULT_LOAD, (void *)addr, f);
+}
+
+static inline int probe_load_byte(const void *addr, struct fault *f,
+				  int *byte)
+{
+	int faulted = fault_probe(FAULT_LOAD, (void *)addr, f);
+
+	*byte = faulted ? -1 : fault_loaded;
+	return faulted;
 }
 
 static inline int probe_store(void *addr, struct fault *f)

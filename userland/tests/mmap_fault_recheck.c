@@ -115,13 +115,15 @@ static int delay_wait_taken(const char *point)
 static char read_byte(volatile char *p, volatile int *signo)
 {
 	struct fault f;
+	int byte;
 
-	if (probe_load((void *)p, &f)) {
+	/* One access (probe_load_byte): a second read could race a cut. */
+	if (probe_load_byte((void *)p, &f, &byte)) {
 		*signo = f.signo;
 		return 0;
 	}
 	*signo = 0;
-	return *p;
+	return byte;
 }
 
 /* A store of 'Z' (fault.h's probe_store) that may fault: the signal. */

@@ -102,15 +102,15 @@ static int wait_flag(volatile int *flag)
 static char read_byte(volatile char *p, volatile int *signo)
 {
 	struct fault f;
-	char c = 0;
+	int byte;
 
-	if (probe_load((void *)p, &f))
+	/* One access (probe_load_byte): a second read could race a cut. */
+	if (probe_load_byte((void *)p, &f, &byte)) {
 		*signo = f.signo;
-	else {
-		*signo = 0;
-		c = *p;
+		return 0;
 	}
-	return c;
+	*signo = 0;
+	return byte;
 }
 
 static int make_file(void)
