@@ -213,6 +213,9 @@ proc pl_boot_argv {boot disks dir} {
 		set initrd [pl_default_initrd]
 	}
 	set kernel [dict get $boot kernel]
+	if {[dict get $boot kernel-why] ne ""} {
+		error [dict get $boot kernel-why]
+	}
 	if {[dict get $boot emulator] eq "" && ![file exists $kernel]} {
 		error "no kernel at $kernel (run make first)"
 	}

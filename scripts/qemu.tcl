@@ -15,6 +15,9 @@
 #                      host thread per CPU (-accel tcg,thread=multi)
 #   pl_kernel          build/kernel.elf, or PAGELAB_KERNEL (a lab's student
 #                      kernel: scripts/check-lab)
+#   pl_kernel_later_solved  the kernel of `kernel later-solved` boots:
+#                      PAGELAB_KERNEL_LATER_SOLVED, else this tree's own
+#                      when it is the staff's (scripts/later-solved)
 #   pl_drive           the -drive argument of a disk image (aio=io_uring
 #                      where this host's QEMU can use it)
 #   pl_qemu_boot_args  -kernel/-append/-initrd, or -cdrom for a GRUB ISO;
@@ -39,6 +42,36 @@ proc pl_kernel {} {
 		return $::env(PAGELAB_KERNEL)
 	}
 	return build/kernel.elf
+}
+
+# The kernel of a boot marked `kernel later-solved` (scripts/testlist.tcl):
+# the graded tree's kernel with every lab after its lab solved by the
+# staff's code, which scripts/later-solved builds for the staff's grading
+# paths (check-lab, grade-submission) and passes in
+# PAGELAB_KERNEL_LATER_SOLVED; check-mutants passes its mutant's kernel,
+# whose tree is the full one. Without it, the staff's tree (no .lab file)
+# boots its own kernel, which has every lab solved. Returns {FILE WHY}:
+# WHY, when not "", is why there is no such kernel here (PAGELAB_KERNEL
+# names another tree's kernel, or this is a student's tree), and the boot
+# fails with it (scripts/lib.tcl, pl_boot_argv) rather than boot a kernel
+# whose later labs are stubs.
+proc pl_kernel_later_solved {} {
+	if {[info exists ::env(PAGELAB_KERNEL_LATER_SOLVED)] &&
+	    $::env(PAGELAB_KERNEL_LATER_SOLVED) ne ""} {
+		return [list $::env(PAGELAB_KERNEL_LATER_SOLVED) ""]
+	}
+	if {[info exists ::env(PAGELAB_KERNEL)] && $::env(PAGELAB_KERNEL) ne ""} {
+		return [list $::env(PAGELAB_KERNEL) "this boot wants the kernel\
+		    with the later labs solved: PAGELAB_KERNEL is set and\
+		    PAGELAB_KERNEL_LATER_SOLVED is not (scripts/later-solved\
+		    builds it)"]
+	}
+	if {[file exists [file join [pl_root] .lab]]} {
+		return [list build/kernel.elf "this boot wants the kernel with\
+		    the later labs solved, which a student's tree cannot build\
+		    (the course's grader runs it)"]
+	}
+	return [list build/kernel.elf ""]
 }
 
 # Seconds scaled by PAGELAB_TIMEOUT_SCALE (slow graders set it to 2 or 3).

@@ -9,6 +9,15 @@
 #       cmdline STRING           kernel command line (default empty)
 #       image kernel|iso         QEMU's Multiboot loader (default) or GRUB
 #       kernel FILE              default build/kernel.elf (PAGELAB_KERNEL)
+#       kernel later-solved      the graded tree's kernel with every lab
+#                                after its lab solved by the staff's code
+#                                (scripts/later-solved builds it, for
+#                                tests that a later lab's stub would fail
+#                                first): PAGELAB_KERNEL_LATER_SOLVED, else
+#                                the staff tree's own (scripts/qemu.tcl,
+#                                pl_kernel_later_solved); only for hidden
+#                                tests of a lab's list, since a student's
+#                                tree cannot build it
 #       initrd FILE|none         default build/initramfs.cpio if it exists
 #       timeout SECONDS          for the whole run (default 20), scaled
 #       giveup {REGEX SECS}      give up on the boot (as at its timeout)
@@ -105,6 +114,7 @@
 # Roadmap:
 #   pl_read_lists      all boots of many files (names must be unique)
 #   pl_parse_list      one file -> list of boot dicts, tests inside them
+#                      (pl_boot_done: a later-solved boot's are hidden)
 #   pl_grade_also      one lab list's grade-also lines
 #   pl_held_back       its held-back line; pl_hidden_words
 #   pl_logical_lines   physical lines -> {lineno words} with continuations
@@ -150,7 +160,7 @@ proc pl_parse_list {file} {
 		set kw [lindex $words 0]
 		if {$kw eq "boot"} {
 			if {$boot ne ""} {
-				lappend boots $boot
+				lappend boots [pl_boot_done $boot]
 			}
 			set boot [pl_parse_boot $where $file $lineno $words]
 			continue
@@ -182,9 +192,27 @@ proc pl_parse_list {file} {
 		}
 	}
 	if {$boot ne ""} {
-		lappend boots $boot
+		lappend boots [pl_boot_done $boot]
 	}
 	return $boots
+}
+
+# A boot whose tests are all read: one that boots the later-solved kernel
+# holds hidden tests only, since no student's tree can build that kernel
+# (scripts/strip-hidden takes such a boot out of the student's list).
+proc pl_boot_done {boot} {
+	if {![dict get $boot later-solved]} {
+		return $boot
+	}
+	foreach t [dict get $boot tests] {
+		if {[dict get $t visibility] eq "visible"} {
+			error "[dict get $t file]:[dict get $t line]: test\
+			    [dict get $t name] of a boot with kernel\
+			    later-solved must be hidden (a student's tree\
+			    cannot build that kernel)"
+		}
+	}
+	return $boot
 }
 
 # The grade-also lines of FILE (already checked by pl_parse_list): a flat
@@ -287,7 +315,8 @@ proc pl_parse_boot {where file lineno words} {
 # from one too).
 proc pl_boot_defaults {name file lineno} {
 	return [dict create name $name file $file line $lineno \
-	    image kernel kernel [pl_kernel] cmdline "" initrd default \
+	    image kernel kernel [pl_kernel] kernel-why "" later-solved 0 \
+	    cmdline "" initrd default \
 	    timeout 20 panic 0 exit 0 end poweroff disks {} qemu {} smp "" \
 	    emulator "" \
 	    command "" alone 0 steps {} tests {} giveup {} \
@@ -314,7 +343,17 @@ proc pl_boot_finish {where bootvar} {
 proc pl_boot_option {where bootvar k v} {
 	upvar $bootvar boot
 	switch -- $k {
-	cmdline - kernel - qemu - emulator - command - args - mount-opts {
+	kernel {
+		if {$v eq "later-solved"} {
+			lassign [pl_kernel_later_solved] file why
+			dict set boot kernel $file
+			dict set boot kernel-why $why
+			dict set boot later-solved 1
+		} else {
+			dict set boot kernel $v
+		}
+	}
+	cmdline - qemu - emulator - command - args - mount-opts {
 		dict set boot $k $v
 	}
 	run {
