@@ -452,10 +452,19 @@ void schedule_tail(void)
 /* The exiting task's last act: it never runs again. */
 __noreturn void schedule_dead(void)
 {
+	/* A zombie's task_struct stays for wait4; a self-reaped one goes.
+	 * Decided under do_exit's tasklist lock: once it is dropped, the
+	 * parent's wait4 may take the zombie, mark it EXIT_DEAD for itself
+	 * and wait in release_task to free it; read after the unlock, that
+	 * mark made the zombie free itself too, and the parent spun with
+	 * interrupts off on freed memory (a TLB shoot-down then waited for
+	 * that CPU for ever; debug_pagealloc and the NMI backtrace named
+	 * wait_task_inactive, 4 CPUs, a thousand forks). */
+	bool self_reaped = current->exit_state == EXIT_DEAD;
+
 	local_irq_disable();
 	spin_unlock_no_resched(&tasklist_lock);	/* do_exit's */
-	/* A zombie's task_struct stays for wait4; a self-reaped one goes. */
-	if (current->exit_state == EXIT_DEAD)
+	if (self_reaped)
 		this_cpu()->dead_task = current;
 	current->state = TASK_UNINTERRUPTIBLE;	/* never woken */
 	schedule();
