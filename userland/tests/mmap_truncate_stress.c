@@ -44,11 +44,32 @@
  * violation stops the run and prints what was seen, the word's last
  * store, the last size changes and the time to it.
  *
- * Roadmap: main -> setup, start_workers, truncator (size_change, pick_cut,
- * pick_growth, pwrite_growth, do_checkpoint), report. worker ->
- * worker_store, worker_eof_burst, load_at, worker_fresh_load,
- * worker_pread, worker_msync, park; judge_access, allowed and word_fits
- * apply the model.
+ * Where the tasks aim. A wrong kernel shows only in a few interleavings,
+ * at a few sizes: the stress goes there rather than wait for luck
+ * (scripts/race-rates measures how often it catches each lab mutant).
+ * The truncator announces each size change before it makes it
+ * (aim_from, aim_to, aim_seq), and the workers meet it (meet_change):
+ *   - a cut: faults on the page the cut makes the first past EOF, then
+ *     a look at the same word once the cut is over (a fault that
+ *     rechecks the size off by one maps that page after the cut);
+ *   - a growth from inside a page: stores into that page's tail all
+ *     through it, then an msync (pagecache_isize_extended must
+ *     write-protect before it zeroes, or a store in between is kept in
+ *     a hole, and the msync fails).
+ * Its moves: cuts to page and block edges and into a page's earlier
+ * blocks (pick_edge_cut); after a cut, sometimes the growth back at once
+ * (page_mkwrite must notice its page left the file meanwhile), and after
+ * a cut to a page boundary, growth and the same cut again (recut: the
+ * cut then meets the first faults on pages the growth left uncached,
+ * filemap_fault's slow path). Accesses save no signal mask (no system
+ * call each), so a worker makes many within one size change.
+ *
+ * Roadmap: main -> setup, start_workers, truncator (size_change and
+ * announce, pick_cut, pick_edge_cut, pick_growth, pwrite_growth, recut,
+ * do_checkpoint), report. worker -> pick_word, meet_change
+ * (worker_fault_across_cut, worker_eof_burst), worker_store, load_at,
+ * worker_fresh_load, worker_pread, worker_msync, park; judge_access,
+ * allowed and word_fits apply the model.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -89,6 +110,7 @@ struct shared {
 	/* The size change announced (in flight at aim_seq, or about to be,
 	 * or the last one made): from aim_from to aim_to. */
 	volatile long aim_from, aim_to, aim_seq;
+	volatile int aim_quiet;	/* a growth the workers should keep off */
 	volatile int stop, pause, parked, failed;
 	long stores, loads, sigbus, msyncs, fresh;
 	long violations[NR_KINDS];
@@ -100,7 +122,7 @@ struct shared {
 
 static struct shared *sh;
 static long full, map_len, blocksize, nworkers;
-static int strict, use_procs, pin;
+static int strict, use_procs, pin, ncpus;
 static unsigned long seed;
 static double t0;
 
@@ -320,19 +342,26 @@ static int change_pending(void)
  *     there waits in page_mkwrite while the page is cut, perhaps
  *     regrown, and must not then trust the size alone.
  *   - a growth from z: the rest of z's page, past the old EOF, where
- *     pagecache_isize_extended write-protects and zeroes, in that order
- *     (nothing when z is on a page boundary).
+ *     pagecache_isize_extended write-protects and zeroes, in that order;
+ *     from a page boundary, the page it uncovers (a store there may
+ *     have begun before the cut that came just before);
+ *   - nowhere, for a growth the truncator wants left alone (recut).
  */
 static void change_window(long *lo, long *hi)
 {
 	long from = sh->aim_from, to = sh->aim_to;
 
-	if (to < from) {
+	if (sh->aim_quiet) {
+		*lo = *hi = 0;
+	} else if (to < from) {
 		*lo = page_up(to) - blocksize;
 		*hi = page_up(to) + blocksize;
-	} else {		/* empty when from is on a page boundary */
+	} else if (from % PAGE) {
 		*lo = from;
 		*hi = page_up(from);
+	} else {
+		*lo = from;
+		*hi = from + PAGE;
 	}
 	*lo = *lo < 0 ? 0 : *lo;
 	*hi = *hi > map_len ? map_len : *hi;
@@ -434,16 +463,17 @@ static void worker_msync(struct worker *w, long off)
 	COUNT(msyncs);
 }
 
-/* ... and is it a growth from inside a page (whose tail it zeroes)? */
+/* ... and is it a growth the workers should meet (one from inside a
+ * page zeroes that page's tail)? */
 static int tail_growth_pending(void)
 {
 	return change_pending() && sh->aim_to > sh->aim_from &&
-	       sh->aim_from % PAGE;
+	       !sh->aim_quiet;
 }
 
 /* Stores in a row to this worker's words of the page that holds EOF,
- * past EOF: 32, and more (up to 512) while a growth from inside that
- * page is coming or under way. A growth that zeroes that tail must write-protect the page before
+ * past EOF: 32, and more (up to 512) while a growth is coming or under
+ * way. A growth that zeroes that tail must write-protect the page before
  * it zeroes, or a store in between is kept in a hole: the stores keep
  * coming through the whole growth, so that one lands in that moment if
  * the kernel leaves it open. The msync after them writes the page back
@@ -536,20 +566,25 @@ static void worker_fault_across_cut(struct worker *w, long off)
 /*
  * The announced size change is coming or under way: meet it where it
  * works (change_window). A cut: a fault across it. A growth from inside
- * a page: stores into that page's tail until it is over.
+ * a page: stores into that page's tail until it is over. Another
+ * growth: a store.
  */
 static void meet_change(struct worker *w)
 {
-	long lo, hi;
+	long lo, hi, off;
 
 	if (tail_growth_pending()) {
 		worker_eof_burst(w);
 		return;
 	}
 	change_window(&lo, &hi);
-	if (sh->aim_to < sh->aim_from && hi > lo)
-		worker_fault_across_cut(w, own_word(w, lo + (long)(rnd(&w->rng) %
-							     (hi - lo))));
+	if (hi <= lo)
+		return;
+	off = own_word(w, lo + (long)(rnd(&w->rng) % (hi - lo)));
+	if (sh->aim_to < sh->aim_from)
+		worker_fault_across_cut(w, off);
+	else
+		worker_store(w, off);
 }
 
 static void *worker(void *arg)
@@ -565,7 +600,7 @@ static void *worker(void *arg)
 
 		if (sh->pause)
 			park(w);
-		else if (op < 50 && change_pending())
+		else if (op < 15 && change_pending())
 			meet_change(w);
 		else if (op < 40)
 			worker_store(w, off);
@@ -661,19 +696,21 @@ static long pwrite_growth(int fd, uint64_t *x, long z, long k)
 	return off + 8 > z ? off + 8 : z;
 }
 
-/* Tell the workers which size change k comes next (a pwrite grows by at
- * most a page), and give them a moment to meet it (meet_change): on one
- * CPU they run only when the truncator lets them (the yield); on several,
- * a spin of random length makes their faults begin now before the
- * change, now inside it. */
-static void announce(uint64_t *x, long from, long to, long k)
+/*
+ * Tell the workers which size change k comes next (a pwrite grows by at
+ * most a page). On one CPU, give them a moment to meet it (meet_change):
+ * they run only when the truncator lets them. Not on several: pagelab's
+ * one run queue would hand this CPU to a task that the change just made
+ * woke (a store waiting in page_mkwrite for the page a cut took), which
+ * would then run before the growth that follows the cut, never after it.
+ */
+static void announce(long from, long to, long k)
 {
 	sh->aim_from = from;
 	sh->aim_to = to;
 	__atomic_store_n(&sh->aim_seq, 2 * k + 1, __ATOMIC_SEQ_CST);
-	sched_yield();
-	for (volatile long n = rnd(x) % 20000; n > 0; n--)
-		;
+	if (ncpus == 1)
+		sched_yield();
 }
 
 /* Size change k: log it, then make it, between the two sequence bumps. */
@@ -690,7 +727,7 @@ static int size_change(int fd, uint64_t *x, long k, long force)
 		t = r < 13 ? pick_growth(x, z) : -1;
 	if (t >= 0 && t > full)
 		t = full;
-	announce(x, z, t >= 0 ? t : (z + PAGE > full ? full : z + PAGE), k);
+	announce(z, t >= 0 ? t : (z + PAGE > full ? full : z + PAGE), k);
 	__atomic_store_n(&sh->seq, 2 * k + 1, __ATOMIC_SEQ_CST);
 	if (t < 0) {
 		t = pwrite_growth(fd, x, z, k);
@@ -839,10 +876,15 @@ static int extra_change(int fd, uint64_t *x, struct tstats *st, long every,
  */
 static void recut(int fd, uint64_t *x, struct tstats *st, long every, long b)
 {
-	for (long n = 1 + rnd(x) % 3; n > 0; n--)
-		if (!extra_change(fd, x, st, every, full) ||
-		    !extra_change(fd, x, st, every, b))
+	for (long n = 1 + rnd(x) % 3; n > 0; n--) {
+		int grown;
+
+		sh->aim_quiet = 1;	/* keep those pages uncached */
+		grown = extra_change(fd, x, st, every, full);
+		sh->aim_quiet = 0;
+		if (!grown || !extra_change(fd, x, st, every, b))
 			return;
+	}
 }
 
 static void truncator(int fd, long max_ops, double seconds, long every,
@@ -863,9 +905,9 @@ static void truncator(int fd, long max_ops, double seconds, long every,
 		before = size_at(2 * st->ops);
 		one_change(fd, &x, st, -1);
 		after = sh->sizes[st->ops - 1];
-		if (after < before && after % PAGE == 0)
+		if (after < before && after % PAGE == 0 && rnd(&x) % 2)
 			recut(fd, &x, st, every, after);
-		else if (after < before && rnd(&x) % 4 == 0)
+		else if (after < before && rnd(&x) % 3 == 0)
 			extra_change(fd, &x, st, every, full);
 		if (rnd(&x) % 4 == 0)
 			usleep(rnd(&x) % 300);
@@ -1007,6 +1049,7 @@ int main(int argc, char **argv)
 	full = pages * PAGE;
 	map_len = full + PAGE;
 	strict = access("/proc/sys/vm/pagecache_isize_extended", F_OK) == 0;
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	diag("seed %lu, %ld workers (%s%s), %ld pages, %ld size changes or "
 	     "%.0f s (replay: mmap_truncate_stress -s %lu -w %ld -n %ld%s%s)",
 	     seed, nworkers, use_procs ? "processes" : "threads",
