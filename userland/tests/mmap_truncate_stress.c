@@ -463,9 +463,9 @@ static void worker_msync(struct worker *w, long off)
 	COUNT(msyncs);
 }
 
-/* ... and is it a growth the workers should meet (one from inside a
- * page zeroes that page's tail)? */
-static int tail_growth_pending(void)
+/* Is a growth that the workers should meet still to come, or under way?
+ * (One from inside a page zeroes that page's tail.) */
+static int growth_pending(void)
 {
 	return change_pending() && sh->aim_to > sh->aim_from &&
 	       !sh->aim_quiet;
@@ -484,7 +484,7 @@ static void worker_eof_burst(struct worker *w)
 	long z = size_at(seq_read() & ~1L), page = z & ~(PAGE - 1), off = z;
 
 	for (int i = 0; i < 512 && !sh->stop; i++, off += 8L * (nworkers + 1)) {
-		if (i >= 32 && !tail_growth_pending())
+		if (i >= 32 && !growth_pending())
 			break;
 		if (off >= page_up(z + 1) || off >= map_len)
 			off = z;
@@ -573,7 +573,7 @@ static void meet_change(struct worker *w)
 {
 	long lo, hi, off;
 
-	if (tail_growth_pending()) {
+	if (growth_pending()) {
 		worker_eof_burst(w);
 		return;
 	}
@@ -640,8 +640,8 @@ static long pick_edge_cut(uint64_t *x, long z)
 	case 2:
 		return b - 1 - (long)(rnd(x) % 8);
 	default:
-		return b - blocksize * (1 + (long)(rnd(x) % (PAGE / blocksize))) +
-		       1 + (long)(rnd(x) % 64);
+		b -= blocksize * (1 + (long)(rnd(x) % (PAGE / blocksize)));
+		return b + 1 + (long)(rnd(x) % 64);
 	}
 }
 
@@ -698,19 +698,25 @@ static long pwrite_growth(int fd, uint64_t *x, long z, long k)
 
 /*
  * Tell the workers which size change k comes next (a pwrite grows by at
- * most a page). On one CPU, give them a moment to meet it (meet_change):
- * they run only when the truncator lets them. Not on several: pagelab's
- * one run queue would hand this CPU to a task that the change just made
- * woke (a store waiting in page_mkwrite for the page a cut took), which
- * would then run before the growth that follows the cut, never after it.
+ * most a page), and give them a moment to meet it (meet_change). On one
+ * CPU, a yield: they run only when the truncator lets them. On several,
+ * before a cut, a spin of random length, so that their faults begin now
+ * before the cut, now inside it. Not before a growth (the stores that
+ * meet it would be spent before it began), and no yield there: pagelab's
+ * one run queue would hand this CPU to the task the last change woke (a
+ * store waiting in page_mkwrite for the page a cut took), which would
+ * then always run before the growth that follows the cut.
  */
-static void announce(long from, long to, long k)
+static void announce(uint64_t *x, long from, long to, long k)
 {
 	sh->aim_from = from;
 	sh->aim_to = to;
 	__atomic_store_n(&sh->aim_seq, 2 * k + 1, __ATOMIC_SEQ_CST);
 	if (ncpus == 1)
 		sched_yield();
+	else if (to < from)
+		for (volatile long n = rnd(x) % 20000; n > 0; n--)
+			;
 }
 
 /* Size change k: log it, then make it, between the two sequence bumps. */
@@ -727,7 +733,7 @@ static int size_change(int fd, uint64_t *x, long k, long force)
 		t = r < 13 ? pick_growth(x, z) : -1;
 	if (t >= 0 && t > full)
 		t = full;
-	announce(z, t >= 0 ? t : (z + PAGE > full ? full : z + PAGE), k);
+	announce(x, z, t >= 0 ? t : (z + PAGE > full ? full : z + PAGE), k);
 	__atomic_store_n(&sh->seq, 2 * k + 1, __ATOMIC_SEQ_CST);
 	if (t < 0) {
 		t = pwrite_growth(fd, x, z, k);
@@ -865,14 +871,12 @@ static int extra_change(int fd, uint64_t *x, struct tstats *st, long every,
 
 /*
  * After a cut to a page boundary b: one to three times, the growth back
- * to the full size at once (a fault or a store that waited through the
- * cut wakes up to a file that covers its page again, and must notice
- * that its page left the file), then the same cut again. That cut meets
- * the first faults on the pages the growth left uncached: they read
- * their page in (filemap_fault's slow path, which adds it to the cache,
- * perhaps after the cut looked there) and must check the size again
- * once they hold its lock; the page at b is the one an off-by-one lets
- * through. Stops where a checkpoint is due.
+ * to the full size at once (which the workers keep off), then the same
+ * cut again. That cut meets the first faults on the pages the growth
+ * left uncached: they read their page in (filemap_fault's slow path,
+ * which adds it to the cache, perhaps after the cut looked there) and
+ * must check the size again once they hold its lock; the page at b is
+ * the one an off-by-one lets through. Stops where a checkpoint is due.
  */
 static void recut(int fd, uint64_t *x, struct tstats *st, long every, long b)
 {
@@ -905,6 +909,11 @@ static void truncator(int fd, long max_ops, double seconds, long every,
 		before = size_at(2 * st->ops);
 		one_change(fd, &x, st, -1);
 		after = sh->sizes[st->ops - 1];
+		/* After a cut, sometimes the growth back at once: a store
+		 * that waited in page_mkwrite through the cut wakes up to a
+		 * file that covers its page again (and must notice that the
+		 * page left the file). Or, after a cut to a page boundary, a
+		 * recut. */
 		if (after < before && after % PAGE == 0 && rnd(&x) % 2)
 			recut(fd, &x, st, every, after);
 		else if (after < before && rnd(&x) % 3 == 0)
