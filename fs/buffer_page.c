@@ -22,10 +22,19 @@
  * Above: the page cache (mm/filemap.c, mm/page-writeback.c, mm/vmscan.c)
  * and the file system's get_block. Below: submit_bh (fs/buffer.c).
  * Locking: the page lock for the ring and the page's state; async_lock
- * for the BH_Async_* bits, whose completions may run in interrupts.
+ * for the BH_Async_* bits, whose completions may run in interrupts; and
+ * the mapping's private_lock between set_page_dirty and the ring's
+ * owner. set_page_dirty runs without the page lock: zap_pte, on another
+ * CPU, hands over the dirty bit of a PTE it takes away (munmap), while
+ * the page's locker attaches buffers, discards them at a truncation or
+ * frees them. Under private_lock the ring is never walked while it is
+ * freed, and a buffer is never marked dirty just after a truncation
+ * unmapped it (found by the race stress on four CPUs: a freed ring
+ * walked, and a hole left dirty that writeback then called lost data).
  */
 #include <fs/buffer_head.h>
 #include <kernel/errno.h>
+#include <kernel/fail_delay.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
@@ -39,6 +48,7 @@ static DEFINE_SPINLOCK(async_lock);
 int create_empty_buffers(struct page *page, unsigned long blocksize,
 			 unsigned long b_state)
 {
+	struct address_space *mapping = page->mapping;
 	struct buffer_head *head = NULL, *tail = NULL, *bh;
 
 	BUG_ON(!PageLocked(page) || page_has_buffers(page));
@@ -56,6 +66,11 @@ int create_empty_buffers(struct page *page, unsigned long blocksize,
 			tail = bh;
 	}
 	tail->b_this_page = head;	/* close the ring */
+	page_cache_get(page);	/* the buffers' reference */
+	/* The page's state and the attach in one step for set_page_dirty:
+	 * it either finds the ring or has set PG_dirty before we look. */
+	if (mapping)
+		spin_lock(&mapping->private_lock);
 	bh = head;
 	do {
 		if (PageUptodate(page))
@@ -64,9 +79,10 @@ int create_empty_buffers(struct page *page, unsigned long blocksize,
 			set_buffer_dirty(bh);
 		bh = bh->b_this_page;
 	} while (bh != head);
-	page_cache_get(page);	/* the buffers' reference */
 	page->private = (unsigned long)head;
 	SetPagePrivate(page);
+	if (mapping)
+		spin_unlock(&mapping->private_lock);
 	return 0;
 nomem:
 	while (head) {
@@ -95,20 +111,34 @@ struct buffer_head *get_page_buffers(struct page *page,
  */
 bool __set_page_dirty_buffers(struct page *page)
 {
+	struct address_space *mapping = READ_ONCE(page->mapping);
+	bool newly;
+
+	if (!mapping)	/* truncated meanwhile: nobody will write it */
+		return __set_page_dirty_nobuffers(page);
+	spin_lock(&mapping->private_lock);
 	if (page_has_buffers(page)) {
 		struct buffer_head *head = page_buffers(page), *bh = head;
 
 		do {
-			if (buffer_mapped(bh))
+			if (buffer_mapped(bh)) {
+				fail_spin(FD_DIRTY_MAPPED_BUFFER);
 				set_buffer_dirty(bh);
+			}
 			bh = bh->b_this_page;
 		} while (bh != head);
 	}
-	return __set_page_dirty_nobuffers(page);
+	newly = !test_and_set_bit(PG_dirty, &page->flags);
+	spin_unlock(&mapping->private_lock);
+	if (newly)
+		account_page_dirtied(page);
+	return newly;
 }
 
+/* Page locked. */
 bool try_to_free_buffers(struct page *page)
 {
+	struct address_space *mapping = page->mapping;
 	struct buffer_head *head, *bh, *next;
 
 	if (!page_has_buffers(page))
@@ -116,14 +146,21 @@ bool try_to_free_buffers(struct page *page)
 	if (PageWriteback(page))
 		return false;
 	head = page_buffers(page);
+	if (mapping)
+		spin_lock(&mapping->private_lock);
 	bh = head;
 	do {
-		if (bh->b_count || buffer_locked(bh) || buffer_dirty(bh))
+		if (bh->b_count || buffer_locked(bh) || buffer_dirty(bh)) {
+			if (mapping)
+				spin_unlock(&mapping->private_lock);
 			return false;
+		}
 		bh = bh->b_this_page;
 	} while (bh != head);
 	ClearPagePrivate(page);
 	page->private = 0;
+	if (mapping)
+		spin_unlock(&mapping->private_lock);
 	bh = head;
 	do {
 		next = bh->b_this_page;
@@ -135,12 +172,15 @@ bool try_to_free_buffers(struct page *page)
 }
 
 /* The block under bh leaves the file: no write, no mapping. */
-static void discard_buffer(struct buffer_head *bh)
+static void discard_buffer(struct address_space *mapping,
+			   struct buffer_head *bh)
 {
 	lock_buffer(bh);
+	spin_lock(&mapping->private_lock);	/* vs set_page_dirty */
 	clear_buffer_dirty(bh);
 	bh->b_bdev = NULL;
 	clear_buffer_mapped(bh);
+	spin_unlock(&mapping->private_lock);
 	clear_buffer_req(bh);
 	clear_buffer_new(bh);
 	unlock_buffer(bh);
@@ -158,7 +198,7 @@ void block_invalidatepage(struct page *page, unsigned long offset)
 	bh = head;
 	do {
 		if (start >= offset)
-			discard_buffer(bh);
+			discard_buffer(page->mapping, bh);
 		start += bh->b_size;
 		bh = bh->b_this_page;
 	} while (bh != head);
@@ -318,15 +358,41 @@ static void end_buffer_async_write(struct buffer_head *bh, int uptodate)
  * if the page is dropped.)
  */
 
-/* Does bh's part of the page hold anything but zeroes? */
-static bool buffer_has_data(struct buffer_head *bh)
+/* The offset in bh of its first word that is not zero, or -1. */
+static long buffer_first_data(struct buffer_head *bh)
 {
 	const unsigned long *p = (const unsigned long *)bh->b_data;
 
 	for (size_t i = 0; i < bh->b_size / sizeof(*p); i++)
 		if (p[i])
-			return true;
-	return false;
+			return (long)(i * sizeof(*p));
+	return -1;
+}
+
+/* Does bh's part of the page hold anything but zeroes? */
+static bool buffer_has_data(struct buffer_head *bh)
+{
+	return buffer_first_data(bh) >= 0;
+}
+
+/* A block inside EOF with data and no disk block: say what there is to
+ * know, for whoever hunts the store that page_mkwrite never saw. */
+static void report_lost_block(struct inode *inode, struct page *page,
+			      struct buffer_head *bh, sector_t block,
+			      loff_t size, bool fresh)
+{
+	long at = buffer_first_data(bh);
+
+	pr_warn("buffer: inode %lu: block %lu holds data but has no disk "
+		"block; the data is dropped\n", inode->i_ino, block);
+	pr_warn("buffer: i_size %ld%s (from %ld), page %lu flags %#lx "
+		"mapcount %d, buffer state %#lx%s; first data at +%ld: "
+		"%#lx\n", (long)size,
+		mapping_resizing(page->mapping) ? ", resizing" : "",
+		(long)READ_ONCE(page->mapping->resize_from), page->index,
+		page->flags, page->_mapcount + 1, bh->b_state,
+		fresh ? " (buffers made here: the page had none)" : "",
+		at, at < 0 ? 0UL : *(unsigned long *)(bh->b_data + at));
 }
 
 int __block_write_full_page(struct inode *inode, struct page *page,
@@ -345,10 +411,11 @@ int __block_write_full_page(struct inode *inode, struct page *page,
 	struct buffer_head *head, *bh, *arr[MAX_BUF_PER_PAGE];
 	unsigned int i = 0, later = 0;	/* later: buffers left dirty */
 	int err = 0, nr = 0;
+	bool fresh = !page_has_buffers(page);
 
-	if (!page_has_buffers(page) &&
-	    create_empty_buffers(page, blocksize,
-				 (1UL << BH_Dirty) | (1UL << BH_Uptodate))) {
+	if (fresh && create_empty_buffers(page, blocksize,
+					  (1UL << BH_Dirty) |
+					  (1UL << BH_Uptodate))) {
 		__set_page_dirty_nobuffers(page);	/* try again later */
 		unlock_page(page);
 		return -ENOMEM;
@@ -369,11 +436,15 @@ int __block_write_full_page(struct inode *inode, struct page *page,
 			    (PageUptodate(page) && buffer_has_data(bh)))) {
 			int e = get_block(inode, block, bh, 0);
 
+			/* A hole: only data in it is a loss. (Buffers made
+			 * for a dirty page are all dirty, holes too.) */
 			if (!e && !buffer_mapped(bh)) {
-				pr_warn("buffer: inode %lu: block %lu holds data "
-					"but has no disk block; the data is "
-					"dropped\n", inode->i_ino, block);
-				e = -EIO;
+				clear_buffer_dirty(bh);
+				if (PageUptodate(page) && buffer_has_data(bh)) {
+					report_lost_block(inode, page, bh, block,
+							  size, fresh);
+					e = -EIO;
+				}
 			}
 			if (e) {
 				clear_buffer_dirty(bh);

@@ -23,6 +23,7 @@
 struct delay_point {
 	const char *name;
 	const char *at_entry[2];	/* or the entry of these functions */
+	bool spins;	/* called atomic: wait without sleeping */
 	unsigned long count;	/* tasks still to delay */
 	unsigned long ms;
 	unsigned long hits;	/* delays served since boot */
@@ -40,6 +41,7 @@ static struct delay_point points[FD_NR_POINTS] = {
 	[FD_BLOCK_TRUNCATE_READ] = { "block_truncate_read" },
 	[FD_PAGE_MKCLEAN] = { "page_mkclean" },
 	[FD_FAULT_PAGE_FOUND] = { "fault_page_found" },
+	[FD_DIRTY_MAPPED_BUFFER] = { "dirty_mapped_buffer", .spins = true },
 };
 
 unsigned long fail_delay_armed;
@@ -68,8 +70,10 @@ void __fail_delay(enum fail_delay_point point)
 	struct delay_point *p = &points[point];
 	unsigned long flags, ms = 0;
 
-	/* For the explorer a window is a place to switch, never a wait. */
-	explore_point(EP_DELAY + point, _RET_IP_);
+	/* For the explorer a window is a place to switch, never a wait
+	 * (but not where the caller may not sleep). */
+	if (!p->spins)
+		explore_point(EP_DELAY + point, _RET_IP_);
 	if (!(fail_delay_armed & (1UL << point)))
 		return;
 
@@ -83,6 +87,14 @@ void __fail_delay(enum fail_delay_point point)
 	spin_unlock_irqrestore(&delay_lock, flags);
 	if (!ms)
 		return;
+	if (p->spins) {
+		pr_info("fail_delay: %s: %s[%d] spins for %lu ms\n", p->name,
+			current->comm, current->pid, ms);
+		ndelay_ns((u64)ms * NSEC_PER_MSEC);
+		pr_info("fail_delay: %s: %s[%d] goes on\n", p->name,
+			current->comm, current->pid);
+		return;
+	}
 	if (!(flags & X86_EFLAGS_IF)) {
 		pr_warn("fail_delay: %s: passed with interrupts off, not "
 			"delayed\n", p->name);

@@ -50,6 +50,7 @@ void address_space_init_once(struct address_space *mapping,
 	mapping->a_ops = NULL;
 	INIT_LIST_HEAD(&mapping->i_mmap);
 	spin_lock_init(&mapping->i_mmap_lock);
+	spin_lock_init(&mapping->private_lock);
 	mapping->flags = 0;
 }
 
@@ -213,8 +214,8 @@ void delete_from_page_cache(struct page *page)
 
 	VM_BUG_ON_PAGE(!PageLocked(page), page);
 	lru_cache_del(page);
-	cancel_dirty_page(page);	/* nobody will write it now */
 	spin_lock_irqsave(&mapping->tree_lock, flags);
+	cancel_dirty_page(page);	/* nobody will write it now */
 	radix_tree_delete(&mapping->page_tree, page->index);
 	mapping->nrpages--;
 	pagecache_pages--;

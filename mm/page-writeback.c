@@ -55,15 +55,29 @@ void mapping_set_error(struct address_space *mapping, int err)
 		set_bit(AS_EIO, &mapping->flags);
 }
 
+/*
+ * Counted only while the page is still in its file, decided under the
+ * tree_lock that delete_from_page_cache takes: set_page_dirty may come
+ * from zap_pte on another CPU while truncation takes the page away, and
+ * a page counted after it left would be counted for ever.
+ */
 void account_page_dirtied(struct page *page)
 {
-	struct address_space *mapping = page->mapping;
+	struct address_space *mapping = READ_ONCE(page->mapping);
+	unsigned long flags;
+	bool counted = false;
 
-	if (!mapping_cap_writeback(mapping))
+	if (!mapping || !mapping_cap_writeback(mapping))
 		return;
-	__atomic_add_fetch(&dirty_pages, 1, __ATOMIC_RELAXED);
-	__atomic_add_fetch(&mapping->nrdirty, 1, __ATOMIC_RELAXED);
-	__mark_inode_dirty(mapping->host, I_DIRTY_PAGES);
+	spin_lock_irqsave(&mapping->tree_lock, flags);
+	if (page->mapping == mapping) {
+		__atomic_add_fetch(&dirty_pages, 1, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&mapping->nrdirty, 1, __ATOMIC_RELAXED);
+		counted = true;
+	}
+	spin_unlock_irqrestore(&mapping->tree_lock, flags);
+	if (counted)
+		__mark_inode_dirty(mapping->host, I_DIRTY_PAGES);
 }
 
 static void account_page_cleaned(struct page *page)
@@ -78,8 +92,7 @@ bool __set_page_dirty_nobuffers(struct page *page)
 {
 	if (test_and_set_bit(PG_dirty, &page->flags))
 		return false;
-	if (page->mapping)
-		account_page_dirtied(page);
+	account_page_dirtied(page);
 	return true;
 }
 
@@ -99,7 +112,8 @@ bool clear_page_dirty_for_io(struct page *page)
 	return true;
 }
 
-/* A dirty page leaves the cache unwritten (truncate): uncount it. */
+/* A dirty page leaves the cache unwritten (truncate): uncount it.
+ * Under the tree_lock, with page->mapping still set. */
 void cancel_dirty_page(struct page *page)
 {
 	if (test_and_clear_bit(PG_dirty, &page->flags) && page->mapping)

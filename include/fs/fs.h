@@ -255,6 +255,10 @@ struct address_space {
 	const struct address_space_operations *a_ops;
 	struct list_head i_mmap;	/* VMAs mapping this file (mm/rmap.c) */
 	spinlock_t i_mmap_lock;	/* protects i_mmap */
+	/* Attaching and freeing a page's buffers against set_page_dirty,
+	 * which runs without the page lock (zap_pte, page_mkclean's
+	 * callers): fs/buffer_page.c. */
+	spinlock_t private_lock;
 	unsigned long flags;	/* AS_* (error bits) */
 	unsigned long nrdirty;	/* dirty pages (writeback-capable files) */
 	pgoff_t writeback_index;	/* where cyclic writeback goes on */

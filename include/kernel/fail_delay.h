@@ -17,6 +17,10 @@
  * the tracer watches (isize_set: kernel/trace.c, trace_entry_delay).
  * Never in a primitive (i_size_write, lock_page): a point changes what
  * its code may do (sleep).
+ *
+ * A point where the caller may not sleep (spinlocks held) spins instead,
+ * for the same time: fail_spin. Another CPU runs the other side of the
+ * race meanwhile; on one CPU it only delays.
  */
 #ifndef _KERNEL_FAIL_DELAY_H
 #define _KERNEL_FAIL_DELAY_H
@@ -33,6 +37,8 @@ enum fail_delay_point {
 	FD_BLOCK_TRUNCATE_READ,	/* block_truncate_page: before its read */
 	FD_PAGE_MKCLEAN,	/* page_mkclean: before PTEs are write-protected */
 	FD_FAULT_PAGE_FOUND,	/* filemap_fault: page referenced, not yet locked */
+	FD_DIRTY_MAPPED_BUFFER,	/* __set_page_dirty_buffers: a buffer found
+				 * mapped, not yet marked dirty (spins) */
 	FD_NR_POINTS
 };
 
@@ -47,6 +53,12 @@ static inline void fail_delay(enum fail_delay_point point)
 {
 	if (__builtin_expect(fail_delay_armed != 0, 0))
 		__fail_delay(point);
+}
+
+/* Spin here if the point is armed (a point declared spinning). */
+static inline void fail_spin(enum fail_delay_point point)
+{
+	fail_delay(point);
 }
 
 #endif
