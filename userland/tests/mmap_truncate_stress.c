@@ -44,11 +44,32 @@
  * violation stops the run and prints what was seen, the word's last
  * store, the last size changes and the time to it.
  *
- * Roadmap: main -> setup, start_workers, truncator (size_change, pick_cut,
- * pick_growth, pwrite_growth, do_checkpoint), report. worker ->
- * worker_store, worker_eof_burst, load_at, worker_fresh_load,
- * worker_pread, worker_msync, park; judge_access, allowed and word_fits
- * apply the model.
+ * Where the tasks aim. A wrong kernel shows only in a few interleavings,
+ * at a few sizes: the stress goes there rather than wait for luck
+ * (scripts/race-rates measures how often it catches each lab mutant).
+ * The truncator announces each size change before it makes it
+ * (aim_from, aim_to, aim_seq), and the workers meet it (meet_change):
+ *   - a cut: faults on the page the cut makes the first past EOF, then
+ *     a look at the same word once the cut is over (a fault that
+ *     rechecks the size off by one maps that page after the cut);
+ *   - a growth from inside a page: stores into that page's tail all
+ *     through it, then an msync (pagecache_isize_extended must
+ *     write-protect before it zeroes, or a store in between is kept in
+ *     a hole, and the msync fails).
+ * Its moves: cuts to page and block edges and into a page's earlier
+ * blocks (pick_edge_cut); after a cut, sometimes the growth back at once
+ * (page_mkwrite must notice its page left the file meanwhile), and after
+ * a cut to a page boundary, growth and the same cut again (recut: the
+ * cut then meets the first faults on pages the growth left uncached,
+ * filemap_fault's slow path). Accesses save no signal mask (no system
+ * call each), so a worker makes many within one size change.
+ *
+ * Roadmap: main -> setup, start_workers, truncator (size_change and
+ * announce, pick_cut, pick_edge_cut, pick_growth, pwrite_growth, recut,
+ * do_checkpoint), report. worker -> pick_word, meet_change
+ * (worker_fault_across_cut, worker_eof_burst), worker_store, load_at,
+ * worker_fresh_load, worker_pread, worker_msync, park; judge_access,
+ * allowed and word_fits apply the model.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -86,6 +107,10 @@ struct rec {
 /* Everything the tasks share, in one MAP_SHARED|MAP_ANONYMOUS region. */
 struct shared {
 	volatile long seq;
+	/* The size change announced (in flight at aim_seq, or about to be,
+	 * or the last one made): from aim_from to aim_to. */
+	volatile long aim_from, aim_to, aim_seq;
+	volatile int aim_quiet;	/* a growth the workers should keep off */
 	volatile int stop, pause, parked, failed;
 	long stores, loads, sigbus, msyncs, fresh;
 	long violations[NR_KINDS];
@@ -97,7 +122,7 @@ struct shared {
 
 static struct shared *sh;
 static long full, map_len, blocksize, nworkers;
-static int strict, use_procs, pin;
+static int strict, use_procs, pin, ncpus;
 static unsigned long seed;
 static double t0;
 
@@ -235,10 +260,13 @@ static void on_fault(int sig)
 	siglongjmp(fault_jmp, sig);
 }
 
-/* Load (store when v) the word at p; 0, or the signal it raised. */
+/* Load (store when v) the word at p; 0, or the signal it raised. The
+ * signal mask is not saved (no system call per access, so that a worker
+ * stores and loads many times within one size change): the handlers are
+ * installed SA_NODEFER, so SIGBUS is never left blocked by the jump. */
 static int access_word(volatile uint64_t *p, uint64_t v, uint64_t *got)
 {
-	int sig = sigsetjmp(fault_jmp, 1);
+	int sig = sigsetjmp(fault_jmp, 0);
 
 	if (sig)
 		return sig;
@@ -289,21 +317,83 @@ struct worker {
 	int fd;
 };
 
-/* An offset of one of this worker's words, often near EOF. */
-static long pick_word(struct worker *w)
+/* The nearest word of this worker's at or after off (or just before
+ * it, at the end of the mapping). */
+static long own_word(struct worker *w, long off)
 {
-	long off = rnd(&w->rng) % map_len;
-
-	if (rnd(&w->rng) % 2) {	/* around the size last seen stable */
-		long z = size_at(sh->seq & ~1L);
-
-		off = z - 2 * blocksize + (long)(rnd(&w->rng) % (4 * blocksize));
-		if (off < 0 || off >= map_len)
-			off = rnd(&w->rng) % map_len;
-	}
 	off &= ~7L;
 	off += 8L * ((w->id - owner_of(off) + nworkers + 1) % (nworkers + 1));
 	return off < map_len ? off : off - 8L * (nworkers + 1);
+}
+
+/* Is the announced size change still to come, or under way? */
+static int change_pending(void)
+{
+	return seq_read() <= sh->aim_seq;
+}
+
+/*
+ * Where the size change the truncator announced (in flight, or the last
+ * one) does its delicate work, as [*lo, *hi):
+ *   - a cut to t: the last block of t's page and the first block of the
+ *     page after it. A fault that looked at the size before the cut and
+ *     maps that next page after it must see the new size (the size
+ *     recheck: an off-by-one lets exactly this page through); a store
+ *     there waits in page_mkwrite while the page is cut, perhaps
+ *     regrown, and must not then trust the size alone.
+ *   - a growth from z: the rest of z's page, past the old EOF, where
+ *     pagecache_isize_extended write-protects and zeroes, in that order;
+ *     from a page boundary, the page it uncovers (a store there may
+ *     have begun before the cut that came just before);
+ *   - nowhere, for a growth the truncator wants left alone (recut).
+ */
+static void change_window(long *lo, long *hi)
+{
+	long from = sh->aim_from, to = sh->aim_to;
+
+	if (sh->aim_quiet) {
+		*lo = *hi = 0;
+	} else if (to < from) {
+		*lo = page_up(to) - blocksize;
+		*hi = page_up(to) + blocksize;
+	} else if (from % PAGE) {
+		*lo = from;
+		*hi = page_up(from);
+	} else {
+		*lo = from;
+		*hi = from + PAGE;
+	}
+	*lo = *lo < 0 ? 0 : *lo;
+	*hi = *hi > map_len ? map_len : *hi;
+}
+
+/* An offset of one of this worker's words: anywhere, around the size
+ * last seen stable (not while a change is coming: a growth from a page
+ * boundary should leave the pages after it uncached for the cut that
+ * may follow), or where the announced size change works. */
+static long pick_word(struct worker *w)
+{
+	long off = rnd(&w->rng) % map_len, lo, hi;
+
+	switch (rnd(&w->rng) % 4) {
+	case 0:
+		break;
+	case 1:
+		if (!change_pending()) {
+			long z = size_at(sh->seq & ~1L);
+
+			off = z - 2 * blocksize +
+			      (long)(rnd(&w->rng) % (4 * blocksize));
+		}
+		break;
+	default:
+		change_window(&lo, &hi);
+		if (hi > lo)
+			off = lo + (long)(rnd(&w->rng) % (hi - lo));
+	}
+	if (off < 0 || off >= map_len)
+		off = rnd(&w->rng) % map_len;
+	return own_word(w, off);
 }
 
 static void worker_store(struct worker *w, long off)
@@ -319,23 +409,6 @@ static void worker_store(struct worker *w, long off)
 	else
 		sh->recs[off / 8] = (struct rec){ v, s1, s2 };
 	COUNT(stores);
-}
-
-/* Stores in a row to this worker's words of the page that holds EOF,
- * past EOF first: a growth that zeroes that tail must write-protect the
- * page before it zeroes, or a store in between is kept in a hole. */
-static void worker_eof_burst(struct worker *w)
-{
-	long z = size_at(sh->seq & ~1L), off = z & ~7L;
-
-	for (int i = 0; i < 32 && !sh->stop; i++, off += 8L * (nworkers + 1)) {
-		if (off >= page_up(z + 1) || off >= map_len)
-			off = z & ~(PAGE - 1);
-		off += 8L * ((w->id - owner_of(off) + nworkers + 1) %
-			     (nworkers + 1));
-		if (off < map_len)
-			worker_store(w, off);
-	}
 }
 
 /* Load the word at off through base + off, and judge it. */
@@ -390,6 +463,39 @@ static void worker_msync(struct worker *w, long off)
 	COUNT(msyncs);
 }
 
+/* Is a growth that the workers should meet still to come, or under way?
+ * (One from inside a page zeroes that page's tail.) */
+static int growth_pending(void)
+{
+	return change_pending() && sh->aim_to > sh->aim_from &&
+	       !sh->aim_quiet;
+}
+
+/* Stores in a row to this worker's words of the page that holds EOF,
+ * past EOF: 32, and more (up to 512) while a growth is coming or under
+ * way. A growth that zeroes that tail must write-protect the page before
+ * it zeroes, or a store in between is kept in a hole: the stores keep
+ * coming through the whole growth, so that one lands in that moment if
+ * the kernel leaves it open. The msync after them writes the page back
+ * at once: a store kept in a hole fails it ("no disk block") before a
+ * later cut can take the evidence away. */
+static void worker_eof_burst(struct worker *w)
+{
+	long z = size_at(seq_read() & ~1L), page = z & ~(PAGE - 1), off = z;
+
+	for (int i = 0; i < 512 && !sh->stop; i++, off += 8L * (nworkers + 1)) {
+		if (i >= 32 && !growth_pending())
+			break;
+		if (off >= page_up(z + 1) || off >= map_len)
+			off = z;
+		off = own_word(w, off);
+		if (off < map_len)
+			worker_store(w, off);
+	}
+	if (page < map_len)
+		worker_msync(w, page);
+}
+
 static int map_file(struct worker *w)
 {
 	w->map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_SHARED,
@@ -421,6 +527,66 @@ static void pin_to(int cpu)
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
+/* Map off's page of w->map again in place: the next access faults. */
+static int remap_page(struct worker *w, long off)
+{
+	long page = off & ~(PAGE - 1);
+
+	if (mmap(w->map + page, PAGE, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_FIXED, w->fd, page) != MAP_FAILED)
+		return 1;
+	sh->stop = 1;	/* w->map has a hole now */
+	return 0;
+}
+
+/*
+ * Faults on off's page (mapped again in place each time: a fault for
+ * sure, a load or a store, which calls page_mkwrite too) until the
+ * announced cut is over, then one more look through the same mapping. A
+ * fault that looked at the size before the cut and mapped the page
+ * after it (filemap_fault's recheck under the page lock, off by one, on
+ * a page the cut made the first past EOF) leaves a PTE past EOF: the
+ * look gets no SIGBUS. (A fresh mapping of its own would be gone by
+ * then; a later fault in the loop would replace the PTE, but the loop
+ * stops at the access the cut ended in.)
+ */
+static void worker_fault_across_cut(struct worker *w, long off)
+{
+	for (int i = 0; i < 64 && change_pending() && !sh->stop; i++) {
+		if (!remap_page(w, off))
+			return;
+		if (i % 2)
+			load_at(w, w->map, off, "load (a fault) across a cut");
+		else
+			worker_store(w, off);
+	}
+	load_at(w, w->map, off, "load after a cut, where a fault was");
+}
+
+/*
+ * The announced size change is coming or under way: meet it where it
+ * works (change_window). A cut: a fault across it. A growth from inside
+ * a page: stores into that page's tail until it is over. Another
+ * growth: a store.
+ */
+static void meet_change(struct worker *w)
+{
+	long lo, hi, off;
+
+	if (growth_pending()) {
+		worker_eof_burst(w);
+		return;
+	}
+	change_window(&lo, &hi);
+	if (hi <= lo)
+		return;
+	off = own_word(w, lo + (long)(rnd(&w->rng) % (hi - lo)));
+	if (sh->aim_to < sh->aim_from)
+		worker_fault_across_cut(w, off);
+	else
+		worker_store(w, off);
+}
+
 static void *worker(void *arg)
 {
 	struct worker *w = arg;
@@ -434,6 +600,8 @@ static void *worker(void *arg)
 
 		if (sh->pause)
 			park(w);
+		else if (op < 15 && change_pending())
+			meet_change(w);
 		else if (op < 40)
 			worker_store(w, off);
 		else if (op < 45)
@@ -453,17 +621,42 @@ static void *worker(void *arg)
 
 /* ---- the truncator ---- */
 
+/*
+ * A cut below a page boundary b < z: to b itself (the page after the new
+ * EOF page starts exactly at EOF: where a size recheck off by one looks
+ * wrong), or into an earlier block of b's page (the file's next growth
+ * then zeroes, and must first write-protect, the blocks after it).
+ */
+static long pick_edge_cut(uint64_t *x, long z)
+{
+	long b = ((z - 1) & ~(PAGE - 1)) - PAGE * (long)(rnd(x) % 2);
+
+	if (b <= 0)
+		return 0;
+	switch (rnd(x) % 4) {
+	case 0:
+	case 1:
+		return b;
+	case 2:
+		return b - 1 - (long)(rnd(x) % 8);
+	default:
+		b -= blocksize * (1 + (long)(rnd(x) % (PAGE / blocksize)));
+		return b + 1 + (long)(rnd(x) % 64);
+	}
+}
+
 /* Cut to a size of interest: page and block edges, one past, near EOF. */
 static long pick_cut(uint64_t *x, long z)
 {
 	long pages = full / PAGE;
 
-	switch (rnd(x) % 5) {
+	switch (rnd(x) % 7) {
 	case 0: return rnd(x) % full;
 	case 1: return (long)(rnd(x) % pages) * PAGE;
 	case 2: return (long)(rnd(x) % (full / blocksize)) * blocksize + 1;
 	case 3: return (long)(rnd(x) % (full / blocksize)) * blocksize;
-	default: return z > 64 ? z - 1 - (long)(rnd(x) % 64) : 0;
+	case 4: return z > 64 ? z - 1 - (long)(rnd(x) % 64) : 0;
+	default: return pick_edge_cut(x, z);
 	}
 }
 
@@ -503,6 +696,29 @@ static long pwrite_growth(int fd, uint64_t *x, long z, long k)
 	return off + 8 > z ? off + 8 : z;
 }
 
+/*
+ * Tell the workers which size change k comes next (a pwrite grows by at
+ * most a page), and give them a moment to meet it (meet_change). On one
+ * CPU, a yield: they run only when the truncator lets them. On several,
+ * before a cut, a spin of random length, so that their faults begin now
+ * before the cut, now inside it. Not before a growth (the stores that
+ * meet it would be spent before it began), and no yield there: pagelab's
+ * one run queue would hand this CPU to the task the last change woke (a
+ * store waiting in page_mkwrite for the page a cut took), which would
+ * then always run before the growth that follows the cut.
+ */
+static void announce(uint64_t *x, long from, long to, long k)
+{
+	sh->aim_from = from;
+	sh->aim_to = to;
+	__atomic_store_n(&sh->aim_seq, 2 * k + 1, __ATOMIC_SEQ_CST);
+	if (ncpus == 1)
+		sched_yield();
+	else if (to < from)
+		for (volatile long n = rnd(x) % 20000; n > 0; n--)
+			;
+}
+
 /* Size change k: log it, then make it, between the two sequence bumps. */
 static int size_change(int fd, uint64_t *x, long k, long force)
 {
@@ -517,6 +733,7 @@ static int size_change(int fd, uint64_t *x, long k, long force)
 		t = r < 13 ? pick_growth(x, z) : -1;
 	if (t >= 0 && t > full)
 		t = full;
+	announce(x, z, t >= 0 ? t : (z + PAGE > full ? full : z + PAGE), k);
 	__atomic_store_n(&sh->seq, 2 * k + 1, __ATOMIC_SEQ_CST);
 	if (t < 0) {
 		t = pwrite_growth(fd, x, z, k);
@@ -632,25 +849,75 @@ static void do_checkpoint(int fd, uint64_t *x, struct tstats *st,
 	sh->pause = 0;
 }
 
+/* Size change st->ops (to force, or of the truncator's choice). */
+static void one_change(int fd, uint64_t *x, struct tstats *st, long force)
+{
+	if (size_change(fd, x, st->ops, force))
+		violation(SYNC_ERR, -1, 0, errno, 2 * st->ops,
+			  2 * st->ops + 1, "ftruncate/pwrite failed");
+	st->cuts += sh->sizes[st->ops] < size_at(2 * st->ops);
+	st->ops++;
+}
+
+/* One more size change in the same breath, unless a checkpoint is due. */
+static int extra_change(int fd, uint64_t *x, struct tstats *st, long every,
+			long size)
+{
+	if (st->ops % every == every - 1)
+		return 0;
+	one_change(fd, x, st, size);
+	return 1;
+}
+
+/*
+ * After a cut to a page boundary b: one to three times, the growth back
+ * to the full size at once (which the workers keep off), then the same
+ * cut again. That cut meets the first faults on the pages the growth
+ * left uncached: they read their page in (filemap_fault's slow path,
+ * which adds it to the cache, perhaps after the cut looked there) and
+ * must check the size again once they hold its lock; the page at b is
+ * the one an off-by-one lets through. Stops where a checkpoint is due.
+ */
+static void recut(int fd, uint64_t *x, struct tstats *st, long every, long b)
+{
+	for (long n = 1 + rnd(x) % 3; n > 0; n--) {
+		int grown;
+
+		sh->aim_quiet = 1;	/* keep those pages uncached */
+		grown = extra_change(fd, x, st, every, full);
+		sh->aim_quiet = 0;
+		if (!grown || !extra_change(fd, x, st, every, b))
+			return;
+	}
+}
+
 static void truncator(int fd, long max_ops, double seconds, long every,
 		      struct tstats *st)
 {
 	uint64_t x = seed * 2654435761u + 1;
 	char *cache = malloc(full), *disk = malloc(full);
+	long before, after;
 
 	pin_to(0);
-	while (!sh->stop && st->ops + 2 < sh->max_ops) {
+	while (!sh->stop && st->ops + 8 < sh->max_ops) {
 		if (st->ops >= max_ops || now() - t0 >= seconds)
 			break;
 		if (st->ops % every == every - 1) {
 			do_checkpoint(fd, &x, st, cache, disk);
 			continue;
 		}
-		if (size_change(fd, &x, st->ops, -1))
-			violation(SYNC_ERR, -1, 0, errno, 2 * st->ops,
-				  2 * st->ops + 1, "ftruncate/pwrite failed");
-		st->cuts += sh->sizes[st->ops] < size_at(2 * st->ops);
-		st->ops++;
+		before = size_at(2 * st->ops);
+		one_change(fd, &x, st, -1);
+		after = sh->sizes[st->ops - 1];
+		/* After a cut, sometimes the growth back at once: a store
+		 * that waited in page_mkwrite through the cut wakes up to a
+		 * file that covers its page again (and must notice that the
+		 * page left the file). Or, after a cut to a page boundary, a
+		 * recut. */
+		if (after < before && after % PAGE == 0 && rnd(&x) % 2)
+			recut(fd, &x, st, every, after);
+		else if (after < before && rnd(&x) % 3 == 0)
+			extra_change(fd, &x, st, every, full);
 		if (rnd(&x) % 4 == 0)
 			usleep(rnd(&x) % 300);
 	}
@@ -681,7 +948,8 @@ static void *share(size_t len)
 static int setup(long max_ops)
 {
 	struct statvfs sv;
-	struct sigaction sa = { .sa_handler = on_fault };
+	struct sigaction sa = { .sa_handler = on_fault,
+				.sa_flags = SA_NODEFER };
 	char *zero = calloc(1, full);
 	int fd = open(NAME, O_RDWR | O_CREAT | O_TRUNC, 0644);
 
@@ -790,6 +1058,7 @@ int main(int argc, char **argv)
 	full = pages * PAGE;
 	map_len = full + PAGE;
 	strict = access("/proc/sys/vm/pagecache_isize_extended", F_OK) == 0;
+	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	diag("seed %lu, %ld workers (%s%s), %ld pages, %ld size changes or "
 	     "%.0f s (replay: mmap_truncate_stress -s %lu -w %ld -n %ld%s%s)",
 	     seed, nworkers, use_procs ? "processes" : "threads",
@@ -799,7 +1068,7 @@ int main(int argc, char **argv)
 		diag("not pagelab: a store past EOF may become file data");
 	plan(8);
 	t0 = now();
-	fd = setup(max_ops + max_ops / every + 4);
+	fd = setup(max_ops + max_ops / every + 16);
 	if (fd < 0 || !sh || !sh->sizes || !sh->recs)
 		return done_testing();
 	start_workers(fd);
