@@ -108,6 +108,7 @@ long pagemap_ioctl(struct file *file, unsigned long arg)
 		memset(&pm, 0, sizeof(pm));
 		pm.index = req.first + i;
 		page = find_get_page(inode->i_mapping, pm.index);
+		check_found_page(page, inode->i_mapping);
 		if (page) {
 			describe_page(page, &pm);
 			page_cache_release(page);

@@ -26,6 +26,7 @@
 #include <fs/fs.h>
 #include <kernel/errno.h>
 #include <kernel/panic.h>
+#include <kernel/printk.h>
 #include <kernel/resource.h>
 #include <kernel/sched.h>
 #include <kernel/signal.h>
@@ -226,12 +227,40 @@ void delete_from_page_cache(struct page *page)
 	page_cache_release(page);
 }
 
+/*
+ * Count first, then mapping: truncation clears ->mapping before it drops
+ * the cache's reference, so a count of 1 with the mapping still set is
+ * never that. (A page with buffers holds one more, and other holders may
+ * too: then a missing reference goes unseen here, never wrongly seen.)
+ */
+void __check_found_page(struct page *page, struct address_space *mapping,
+			unsigned long ip)
+{
+	int count;
+
+	if (!page)
+		return;
+	count = page_count(page);
+	barrier();
+	if (likely(count > 1 || READ_ONCE(page->mapping) != mapping))
+		return;
+	printk(KERN_EMERG "BUG: find_get_page returned page index %lu of "
+	       "inode %lu with no reference of its own (count %d: the page "
+	       "cache's alone); it must take one, under tree_lock, before it "
+	       "returns the page (seen in %pS)\n", page->index,
+	       mapping->host ? mapping->host->i_ino : 0, count, (void *)ip);
+	dump_page(page, "find_get_page returned it unreferenced");
+	panic("find_get_page returned page index %lu without a reference",
+	      page->index);
+}
+
 struct page *find_lock_page(struct address_space *mapping, pgoff_t index)
 {
 	struct page *page;
 
 repeat:
 	page = find_get_page(mapping, index);
+	check_found_page(page, mapping);
 	if (page) {
 		lock_page(page);
 		/* Truncated while we slept on the lock? Look again. */
@@ -301,6 +330,7 @@ static struct page *readahead_page(struct address_space *mapping,
 	if (!page) {
 		page_cache_sync_readahead(mapping, ra, file, index);
 		page = find_get_page(mapping, index);
+		check_found_page(page, mapping);
 	} else if (PageReadahead(page)) {
 		page_cache_async_readahead(mapping, ra, file, page, index);
 	}
@@ -321,6 +351,7 @@ struct page *read_mapping_page(struct address_space *mapping, pgoff_t index,
 
 repeat:
 	page = find_get_page(mapping, index);
+	check_found_page(page, mapping);
 	/* A miss is a page that had to be read in: read-ahead counts the
 	 * ones it reads, so a page it has just added is no hit. */
 	if (page)

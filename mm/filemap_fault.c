@@ -53,6 +53,7 @@ static int filemap_find_fault_page(struct vm_fault *vmf, struct page **pagep)
 	if (vmf->pgoff >= size_in_pages(mapping->host))
 		return VM_FAULT_SIGBUS;
 	page = find_get_page(mapping, vmf->pgoff);
+	check_found_page(page, mapping);
 	if (!page || !PageUptodate(page)) {
 		if (page)
 			page_cache_release(page);

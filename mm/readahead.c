@@ -79,6 +79,7 @@ static void do_readahead(struct address_space *mapping, struct file *file,
 	for (pgoff_t index = start; index < end; index++) {
 		struct page *page = find_get_page(mapping, index);
 
+		check_found_page(page, mapping);
 		if (page) {	/* cached already: the batch ends here */
 			page_cache_release(page);
 			goto flush;

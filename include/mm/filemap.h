@@ -38,6 +38,16 @@ void address_space_init_once(struct address_space *mapping,
 
 /* The page at index, referenced, or NULL. */
 struct page *find_get_page(struct address_space *mapping, pgoff_t index);
+/*
+ * What find_get_page returned, checked where teacher code receives it: a
+ * page still in mapping whose count is 1 holds the cache's reference
+ * alone, and the caller's put would free a page the cache still indexes.
+ * Said here, naming find_get_page, rather than at that free.
+ */
+#define check_found_page(page, mapping) \
+	__check_found_page(page, mapping, _THIS_IP_)
+void __check_found_page(struct page *page, struct address_space *mapping,
+			unsigned long ip);
 /* The same, locked, and still in mapping (a truncated page is skipped). */
 struct page *find_lock_page(struct address_space *mapping, pgoff_t index);
 /* find_lock_page, or a new locked page added at index; NULL: no memory. */

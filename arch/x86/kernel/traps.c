@@ -15,6 +15,7 @@
 #include <mm/pgtable.h>
 #include <asm/traps.h>
 #include <kernel/irq.h>
+#include <kernel/kallsyms.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
@@ -89,18 +90,50 @@ static void user_exception(struct pt_regs *regs)
  * before the fault handler (a lab's do_page_fault), with the page's
  * history: where it was allocated and freed, its last references.
  */
+static bool first_return_address(unsigned long addr, bool ret, void *data)
+{
+	*(unsigned long *)data = addr;
+	return false;
+}
+
+/*
+ * Who called the function that faulted: a function without a frame of
+ * its own (memcpy and memset, which are rep string instructions, do not
+ * start with push %rbp) has its return address on top of the stack; one
+ * with a frame, at rbp + 8 (the first return address up the chain).
+ */
+static unsigned long caller_of(struct pt_regs *regs)
+{
+	unsigned long size, off, caller = 0;
+	unsigned long lo = ALIGN_DOWN(regs->rsp, THREAD_SIZE);
+
+	if (!kallsyms_lookup(regs->rip, &size, &off))
+		return 0;
+	if (*(unsigned char *)(regs->rip - off) != 0x55) {	/* push %rbp */
+		if (regs->rsp >= KERNEL_SPACE_START &&
+		    regs->rsp + 8 <= lo + THREAD_SIZE)
+			caller = *(unsigned long *)regs->rsp;
+		return caller;
+	}
+	walk_stack(0, regs->rbp, first_return_address, &caller);
+	return caller;
+}
+
 static void report_freed_page_access(struct pt_regs *regs, unsigned long cr2)
 {
-	unsigned long pfn;
+	unsigned long pfn, caller = 0;
 
 	if (user_mode(regs) || !kernel_page_unmapped(cr2, &pfn))
 		return;
 	oops_in_progress = true;
 	console_loglevel = 15;
+	/* The access is often in memcpy or memset: the function that called
+	 * it is the one that used the page. */
+	caller = caller_of(regs);
 	printk(KERN_EMERG "BUG: use of a freed page: %s at 0x%lx (pfn 0x%lx, "
-	       "offset %lu) by %pS\n",
+	       "offset %lu) by %pS, called from %pS\n",
 	       regs->error_code & X86_PF_WRITE ? "write" : "read", cr2, pfn,
-	       cr2 & (PAGE_SIZE - 1), (void *)regs->rip);
+	       cr2 & (PAGE_SIZE - 1), (void *)regs->rip, (void *)caller);
 	dump_page(pfn_to_page(pfn), "use after free (debug_pagealloc)");
 	die("use of a freed page", regs);
 }
