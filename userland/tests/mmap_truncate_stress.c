@@ -55,7 +55,12 @@
  *   - a growth from inside a page: stores into that page's tail all
  *     through it, then an msync (pagecache_isize_extended must
  *     write-protect before it zeroes, or a store in between is kept in
- *     a hole, and the msync fails).
+ *     a hole, and the msync fails). A later store that faults gives the
+ *     hole its block and hides that; so each store of the burst is
+ *     timed, and one too quick to have faulted, through a PTE no slower
+ *     store of ours could have made writable since the growth began, is
+ *     read back after it: in the part the growth zeroed it must be zero
+ *     (check_quick_store).
  * Its moves: cuts to page and block edges and into a page's earlier
  * blocks (pick_edge_cut); after a cut, sometimes the growth back at once
  * (page_mkwrite must notice its page left the file meanwhile), and after
@@ -112,7 +117,7 @@ struct shared {
 	volatile long aim_from, aim_to, aim_seq;
 	volatile int aim_quiet;	/* a growth the workers should keep off */
 	volatile int stop, pause, parked, failed;
-	long stores, loads, sigbus, msyncs, fresh;
+	long stores, loads, sigbus, msyncs, fresh, quick_checks;
 	long violations[NR_KINDS];
 	double fail_time;
 	long max_ops;
@@ -315,6 +320,16 @@ struct worker {
 	uint64_t rng, count;
 	char *map;
 	int fd;
+	/* The sequence read after this worker's last slow store through
+	 * map (one that may have faulted, and made its PTE writable). */
+	long slow_end;
+};
+
+/* A store as worker_store saw it. */
+struct store_seen {
+	long off, s1, s2, slow_end;
+	uint64_t v;
+	int quick;	/* landed, too fast to have faulted */
 };
 
 /* The nearest word of this worker's at or after off (or just before
@@ -396,19 +411,45 @@ static long pick_word(struct worker *w)
 	return own_word(w, off);
 }
 
-static void worker_store(struct worker *w, long off)
+static uint64_t cycles(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* Faster than any page fault (an exception, page_mkwrite, back): a
+ * store this quick went through a PTE that was writable already. A
+ * slower one may or may not have faulted. */
+#define QUICK_CYCLES 1500
+
+static void worker_store_seen(struct worker *w, long off,
+			      struct store_seen *seen)
 {
 	uint64_t v = word_value(++w->count + ((uint64_t)w->id << 40));
 	long s1 = seq_read(), s2;
+	uint64_t c0 = cycles();
 	int sig = access_word((uint64_t *)(w->map + off), v, NULL);
+	int quick = !sig && cycles() - c0 < QUICK_CYCLES;
 
 	s2 = seq_read();
+	if (!quick)
+		w->slow_end = s2;
+	if (seen)
+		*seen = (struct store_seen){ off, s1, s2, w->slow_end, v,
+					     quick };
 	judge_access(w->id, off, sig, v, s1, s2, "store");
 	if (sig)
 		COUNT(sigbus);
 	else
 		sh->recs[off / 8] = (struct rec){ v, s1, s2 };
 	COUNT(stores);
+}
+
+static void worker_store(struct worker *w, long off)
+{
+	worker_store_seen(w, off, NULL);
 }
 
 /* Load the word at off through base + off, and judge it. */
@@ -479,9 +520,42 @@ static int growth_pending(void)
  * the kernel leaves it open. The msync after them writes the page back
  * at once: a store kept in a hole fails it ("no disk block") before a
  * later cut can take the evidence away. */
+/*
+ * A store of the burst that was quick (it did not fault) while no store
+ * of ours through the mapping had been slow since the growth began went
+ * through a PTE writable from before the growth. The growth must
+ * write-protect the page before it zeroes past the old EOF, so such a
+ * store, in the words it zeroes, reads zero after it: one that survived
+ * landed between the zeroing and the write-protect, and is kept in a
+ * hole. (pagelab only. Threads too: each worker maps the file itself, so
+ * its PTEs are its own; another's fault never makes them writable.)
+ */
+static void check_quick_store(struct worker *w, const struct store_seen *st)
+{
+	long op = st->s1 / 2, from, to, lo, hi;
+	uint64_t got = 0;
+
+	if (!st->quick || st->s2 > 2 * op + 1 || st->slow_end >= 2 * op + 1 ||
+	    seq_read() < 2 * op + 2)
+		return;
+	from = size_at(2 * op);
+	to = sh->sizes[op];
+	lo = (from + 7) & ~7L;
+	hi = to < page_up(from) ? to : page_up(from);
+	if (to <= from || st->off < lo || st->off + 8 > hi)
+		return;
+	COUNT(quick_checks);
+	if (pread(w->fd, &got, 8, st->off) == 8 && got == st->v)
+		violation(STALE, w->id, st->off, got, st->s1, st->s2,
+			  "a store that did not fault before the file grew "
+			  "over it survived the growth (kept in a hole)");
+}
+
 static void worker_eof_burst(struct worker *w)
 {
 	long z = size_at(seq_read() & ~1L), page = z & ~(PAGE - 1), off = z;
+	static __thread struct store_seen seen[512];
+	int n = 0;
 
 	for (int i = 0; i < 512 && !sh->stop; i++, off += 8L * (nworkers + 1)) {
 		if (i >= 32 && !growth_pending())
@@ -490,7 +564,16 @@ static void worker_eof_burst(struct worker *w)
 			off = z;
 		off = own_word(w, off);
 		if (off < map_len)
-			worker_store(w, off);
+			worker_store_seen(w, off, &seen[n++]);
+	}
+	/* The last store to each word decides what it holds. */
+	for (int i = 0; strict && i < n; i++) {
+		int last = 1;
+
+		for (int j = i + 1; j < n && last; j++)
+			last = seen[j].off != seen[i].off;
+		if (last)
+			check_quick_store(w, &seen[i]);
 	}
 	if (page < map_len)
 		worker_msync(w, page);
@@ -600,7 +683,8 @@ static void *worker(void *arg)
 
 		if (sh->pause)
 			park(w);
-		else if (op < 15 && change_pending())
+		else if ((op < 15 && change_pending()) ||
+			 (op < 60 && growth_pending()))
 			meet_change(w);
 		else if (op < 40)
 			worker_store(w, off);
@@ -980,7 +1064,7 @@ static void start_workers(int fd)
 {
 	for (int i = 0; i < nworkers; i++) {
 		workers[i] = (struct worker){
-			.id = i, .fd = fd,
+			.id = i, .fd = fd, .slow_end = -1,
 			.rng = seed * 1000003u + 7919u * (i + 1) + 1 };
 		if (!use_procs) {
 			pthread_create(&threads[i], NULL, worker, &workers[i]);
@@ -1016,6 +1100,9 @@ static void report(const struct tstats *st, double secs, int bad_workers)
 	     "%ld stores, %ld loads (%ld through fresh mappings), %ld SIGBUS, "
 	     "%ld msync", st->ops, st->cuts, st->checkpoints, secs, sh->stores,
 	     sh->loads, sh->fresh, sh->sigbus, sh->msyncs);
+	if (strict)
+		diag("%ld stores made past EOF without a fault checked zeroed "
+		     "by the growth that followed", sh->quick_checks);
 	ok(!bad_workers && sh->stores > 0 && sh->loads > 0 && st->ops > 0,
 	   "%ld workers (%s) stored and loaded while the file was cut and "
 	   "grown", nworkers, use_procs ? "processes" : "threads");
