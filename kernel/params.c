@@ -3,6 +3,7 @@
  * the __setup handler that declared its name (see <kernel/param.h>).
  */
 #include <kernel/param.h>
+#include <kernel/errno.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
 
@@ -79,4 +80,15 @@ bool kernel_param_present(const char *name)
 			s++;
 	}
 	return false;
+}
+
+int param_set_onoff(const char *val, bool *flag)
+{
+	if (!*val || !strcmp(val, "on"))
+		*flag = true;
+	else if (!strcmp(val, "off"))
+		*flag = false;
+	else
+		return -EINVAL;
+	return 0;
 }

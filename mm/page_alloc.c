@@ -173,11 +173,7 @@ static struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
 
 static int set_page_poison(const char *val)
 {
-	if (!strcmp(val, "on") || !strcmp(val, "off")) {
-		page_poisoning = !strcmp(val, "on");
-		return 0;
-	}
-	return -EINVAL;
+	return param_set_onoff(val, &page_poisoning);
 }
 __setup("page_poison", set_page_poison);
 

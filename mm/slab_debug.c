@@ -45,13 +45,7 @@ bool slub_debug = true;
 
 static int set_slub_debug(const char *val)
 {
-	if (!*val || !strcmp(val, "on"))
-		slub_debug = true;
-	else if (!strcmp(val, "off"))
-		slub_debug = false;
-	else
-		return -EINVAL;
-	return 0;
+	return param_set_onoff(val, &slub_debug);
 }
 __setup("slub_debug", set_slub_debug);
 

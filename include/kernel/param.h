@@ -32,6 +32,9 @@ extern const char *init_args[MAX_INIT_ARGS + 1];
 extern int init_argc;
 
 void parse_kernel_params(void);
+/* For a switch: "on" (or the bare word) sets *flag, "off" clears it;
+ * anything else is -EINVAL, and *flag stays. */
+int param_set_onoff(const char *val, bool *flag);
 /* True when the bare word or "name=..." appears on the command line. */
 bool kernel_param_present(const char *name);
 

@@ -387,12 +387,6 @@ device_initcall(lockdep_proc_init);
 
 static int set_lockdep(const char *val)
 {
-	if (!strcmp(val, "on"))
-		lockdep_enabled = true;
-	else if (!strcmp(val, "off"))
-		lockdep_enabled = false;
-	else
-		return -EINVAL;
-	return 0;
+	return param_set_onoff(val, &lockdep_enabled);
 }
 __setup("lockdep", set_lockdep);

@@ -136,10 +136,7 @@ static unsigned long direct_pfns;
 
 static int set_debug_pagealloc(const char *val)
 {
-	if (strcmp(val, "on") && strcmp(val, "off"))
-		return -EINVAL;
-	debug_pagealloc = !strcmp(val, "on");
-	return 0;
+	return param_set_onoff(val, &debug_pagealloc);
 }
 __setup("debug_pagealloc", set_debug_pagealloc);
 
