@@ -214,11 +214,14 @@ struct group {
 	unsigned long pfn;	/* one of them, the first found */
 };
 
-static struct {
+/* Which pages a report is about: of class, allocated after since. */
+struct owner_query {
 	enum page_class class;
 	u32 since;
 	bool set;
-} query;
+};
+
+static struct owner_query query;	/* /proc/page_owner's, written */
 
 static const char *const class_names[] = {
 	[PC_PAGECACHE] = "pagecache", [PC_MAPPED] = "mapped",
@@ -256,7 +259,8 @@ static void show_ref(depot_stack_handle_t r, void *data)
 		   r & REF_PUT ? "put" : "get", buf);
 }
 
-static void show_group(struct seq_file *m, const struct group *g)
+static void show_group(struct seq_file *m, const struct group *g,
+		       const struct owner_query *q)
 {
 	const struct page *page = pfn_to_page(g->pfn);
 	struct ref_line l = { .m = m };
@@ -265,7 +269,7 @@ static void show_group(struct seq_file *m, const struct group *g)
 	stack_depot_snprint(g->alloc, STACK_DEPOT_FRAMES, buf, sizeof(buf));
 	seq_printf(m, "page_owner: %lu %s page%s allocated since the "
 		   "snapshot still held, allocated at %s\n", g->pages,
-		   class_names[query.class], g->pages == 1 ? "" : "s", buf);
+		   class_names[q->class], g->pages == 1 ? "" : "s", buf);
 	seq_printf(m, "page_owner:   pfn 0x%lx (refcount %d, mapcount %d): "
 		   "last references: ", g->pfn, page_count(page),
 		   page->_mapcount + 1);
@@ -273,15 +277,15 @@ static void show_group(struct seq_file *m, const struct group *g)
 	seq_printf(m, "%s\n", l.n ? "" : "none recorded");
 }
 
-static void report(struct seq_file *m)
+static void report(struct seq_file *m, const struct owner_query *q)
 {
 	struct group g[GROUPS];
 	unsigned int n = 0;
 	unsigned long ungrouped = 0;
 
 	for (unsigned long pfn = 0; pfn < max_pfn; pfn++)
-		if (page_class(pfn_to_page(pfn)) == query.class &&
-		    (s32)(owners[pfn].alloc_seq - query.since) > 0 &&
+		if (page_class(pfn_to_page(pfn)) == q->class &&
+		    (s32)(owners[pfn].alloc_seq - q->since) > 0 &&
 		    !group_add(g, &n, pfn))
 			ungrouped++;
 	/* Most pages first: the leak is usually the biggest group. */
@@ -292,11 +296,11 @@ static void report(struct seq_file *m)
 			if (g[i].pages > g[best].pages)
 				best = i;
 		swap(g[shown], g[best]);
-		show_group(m, &g[shown]);
+		show_group(m, &g[shown], q);
 	}
 	if (!n)
 		seq_printf(m, "page_owner: no %s page allocated since the "
-			   "snapshot is still held\n", class_names[query.class]);
+			   "snapshot is still held\n", class_names[q->class]);
 	if (ungrouped)
 		seq_printf(m, "page_owner: and %lu more, from other places\n",
 			   ungrouped);
@@ -311,7 +315,7 @@ static int page_owner_show(struct seq_file *m, void *data)
 			 "other, mapped or pagecache; SEQ alloc_seq of "
 			 "/proc/pagecheck)\n");
 	else
-		report(m);
+		report(m, &query);
 	return 0;
 }
 
@@ -321,13 +325,11 @@ void page_owner_print_leaks(enum page_class class, u32 since)
 {
 	static char buf[4096];
 	struct seq_file m = { .buf = buf, .size = sizeof(buf) };
+	struct owner_query q = { class, since, true };
 
 	if (!page_owner_on)
 		return;
-	query.class = class;
-	query.since = since;
-	query.set = true;
-	report(&m);
+	report(&m, &q);
 	for (char *line = buf, *end; line < buf + m.count; line = end + 1) {
 		end = memchr(line, '\n', buf + m.count - line);
 		if (!end)
