@@ -186,6 +186,66 @@ void pagecache_isize_extended(struct inode *inode, loff_t from, loff_t to)
 /* LAB mkwrite: END */
 
 /*
+ * After a cut: no PTE may map the file past the new EOF, shared or a
+ * private copy (even_cows). One that does was missed by the lab's
+ * unmap_mapping_range or truncate_pagecache: said here, with where it
+ * is, rather than by a test's load that gets no SIGBUS. (It could also be
+ * a fault that mapped the page after the cut without checking i_size
+ * under the page lock: the race lab's filemap_fault; the report says
+ * both.) At most CHECK_PAGES pages past EOF per mapping are looked at.
+ */
+#define CHECK_PAGES 256
+
+static __cold __noreturn void mapped_past_eof_bug(struct inode *inode,
+		loff_t oldsize, loff_t newsize, struct vm_area_struct *vma,
+		pgoff_t index, pte_t entry)
+{
+	bool copy = !(vma->vm_flags & VM_SHARED) &&
+		    !pfn_to_page((entry & PTE_ADDR_MASK) >> PAGE_SHIFT)->mapping;
+
+	printk(KERN_EMERG "BUG: truncate_pagecache (inode %lu, %ld -> %ld) "
+	       "left file page %lu mapped at %#lx (a %s mapping, %s), past "
+	       "the new EOF: unmap_mapping_range must zap every mapping's "
+	       "PTEs from the first page past EOF on, in each VMA's own page "
+	       "tables and at its own offset, private copies too; and again "
+	       "after truncate_inode_pages (or filemap_fault mapped it after "
+	       "the cut without checking i_size under the page lock)\n",
+	       inode->i_ino, (long)oldsize, (long)newsize, index,
+	       vma_address(vma, index),
+	       vma->vm_flags & VM_SHARED ? "shared" : "private",
+	       copy ? "its private copy" : "the file's page");
+	panic("a page past EOF still mapped after truncate_pagecache");
+}
+
+static void check_unmapped_past_eof(struct inode *inode, loff_t oldsize,
+				    loff_t newsize)
+{
+	struct address_space *mapping = inode->i_mapping;
+	pgoff_t first = PAGE_ALIGN(newsize) >> PAGE_SHIFT;
+	pgoff_t end = min((pgoff_t)(PAGE_ALIGN(oldsize) >> PAGE_SHIFT),
+			  first + CHECK_PAGES);
+	struct vm_area_struct *vma;
+
+	if (first >= end)
+		return;
+	spin_lock(&mapping->i_mmap_lock);
+	list_for_each_entry(vma, &mapping->i_mmap, shared) {
+		spin_lock(&vma->vm_mm->page_table_lock);
+		for (pgoff_t i = first; i < end; i++) {
+			unsigned long a = vma_address(vma, i);
+			pte_t *pte = a ? lookup_pte(vma->vm_mm->pgd, a, false)
+				       : NULL;
+
+			if (pte && (*pte & _PAGE_PRESENT))
+				mapped_past_eof_bug(inode, oldsize, newsize,
+						    vma, i, *pte);
+		}
+		spin_unlock(&vma->vm_mm->page_table_lock);
+	}
+	spin_unlock(&mapping->i_mmap_lock);
+}
+
+/*
  * The commit step of every size change, once nothing can fail any more
  * (Linux: truncate_setsize, since 2.6.36): the new i_size first, then the
  * page cache. The order is the point. A fault that finds a page after
@@ -203,10 +263,12 @@ void truncate_setsize(struct inode *inode, loff_t newsize)
 
 	lockdep_assert_held(&inode->i_mutex);
 	i_size_write(inode, newsize);
-	if (newsize > oldsize)
+	if (newsize > oldsize) {
 		pagecache_isize_extended(inode, oldsize, newsize);
-	else
+	} else {
 		truncate_pagecache(inode, oldsize, newsize);
+		check_unmapped_past_eof(inode, oldsize, newsize);
+	}
 }
 
 /*
