@@ -23,7 +23,7 @@ static const char *const page_flag_names[] = {
 	[PG_large_kmalloc] = "large_kmalloc",
 	[PG_private] = "private",	[PG_referenced] = "referenced",
 	[PG_reclaim] = "reclaim",	[PG_readahead] = "readahead",
-	[PG_poisoned] = "poisoned",
+	[PG_poisoned] = "poisoned",	[PG_pcp] = "pcp",
 };
 
 /* "locked|dirty" into buf, or "none". */

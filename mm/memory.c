@@ -123,13 +123,39 @@ void do_set_pte(struct mm_struct *mm, pte_t *pte, struct page *page,
 }
 
 /*
+ * A fault zapped its own PTE, which maps another page than the one the
+ * fault found there: a page mapped meanwhile, by another thread's fault
+ * while the page-table lock was dropped. The paging lab's wp_page_copy
+ * does this when it maps its copy without looking at the PTE again under
+ * the lock; the other thread's page goes, with the stores made to it.
+ */
+static __cold __noreturn void zap_other_page_in_fault_bug(pte_t old,
+						unsigned long caller)
+{
+	console_loglevel = 15;
+	printk(KERN_EMERG "BUG: a fault (zap_pte called from %pS) replaced a "
+	       "PTE that maps pfn %#lx, not pfn %#lx, the page it found there "
+	       "when it began, and holds no reference to it (count 1: the "
+	       "PTE's): another thread mapped that page while the page-table "
+	       "lock was dropped, and its stores are lost. Under the lock, "
+	       "check the PTE is still the one read before the copy "
+	       "(pte_same), and give the copy back if not\n",
+	       (void *)caller, (old & PTE_ADDR_MASK) >> PAGE_SHIFT,
+	       (current->fault_entry & _PAGE_PRESENT) ?
+	       (current->fault_entry & PTE_ADDR_MASK) >> PAGE_SHIFT : 0UL);
+	dump_page(pte_page(old), "replaced by a fault that never saw it");
+	panic("a fault replaced a page it never saw");
+}
+
+/*
  * Unmap one PTE, dropping its page reference and map count. A store the
  * hardware saw through a shared file mapping dirties the page
  * (page_mkwrite did so already; this keeps it true whatever path made
  * the PTE writable). The caller flushes the TLB; the PTE's reference is
- * dropped only then, with several CPUs (tlb_put_page).
+ * dropped only then, with several CPUs (tlb_put_page). Never inlined:
+ * a report names its caller.
  */
-static void zap_pte(pte_t *pte)
+static __noinline void zap_pte(pte_t *pte)
 {
 	struct page *page;
 	pte_t old;
@@ -146,6 +172,13 @@ static void zap_pte(pte_t *pte)
 	if (!(old & _PAGE_PRESENT))
 		return;
 	page = pte_page(old);
+	/* Another page than the fault found, and held by nobody but the
+	 * PTE (a page the fault copied from has the fault's reference:
+	 * mapped again since, say after reclaim, it may differ). */
+	if (unlikely(current->fault_pte == pte) && page_count(page) == 1 &&
+	    ((old ^ current->fault_entry) & PTE_ADDR_MASK ||
+	     !(current->fault_entry & _PAGE_PRESENT)))
+		zap_other_page_in_fault_bug(old, _RET_IP_);
 	if ((old & _PAGE_DIRTY) && page->mapping)
 		set_page_dirty(page);
 	__atomic_sub_fetch(&page->_mapcount, 1, __ATOMIC_SEQ_CST);
@@ -701,6 +734,8 @@ static int __handle_mm_fault(struct vm_area_struct *vma,
 	/* One look, without the lock: the handlers look again under it
 	 * (reclaim or truncate may zap the entry at any moment). */
 	entry = READ_ONCE(*pte);
+	current->fault_pte = pte;	/* what zap_pte may replace */
+	current->fault_entry = entry;
 	if (!(entry & _PAGE_PRESENT)) {
 		if (vma->vm_ops && vma->vm_ops->fault)
 			return explored_fault(vma, pte, address, flags,
@@ -719,11 +754,17 @@ static int __handle_mm_fault(struct vm_area_struct *vma,
 int handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 		    unsigned int flags)
 {
+	unsigned long fault_entry;
+	void *fault_pte;
 	int ret;
 
 	mmap_assert_locked(vma->vm_mm);
 	count_vm_event(PGFAULT);
+	fault_pte = current->fault_pte;	/* a fault within a fault */
+	fault_entry = current->fault_entry;
 	ret = __handle_mm_fault(vma, address, flags);
+	current->fault_pte = fault_pte;
+	current->fault_entry = fault_entry;
 	/* Out of memory in a program's access: the biggest task dies
 	 * instead (mm/oom_kill.c), and the access faults again. */
 	if ((ret & VM_FAULT_OOM) && (flags & FAULT_FLAG_USER) &&
@@ -745,6 +786,8 @@ int handle_mm_fault(struct vm_area_struct *vma, unsigned long address,
 void zap_page_range(struct vm_area_struct *vma, unsigned long start,
 		    unsigned long end)
 {
+	unsigned long flushed = start;	/* [start, flushed): flushed */
+
 	mmap_assert_write_locked(vma->vm_mm);
 	for (unsigned long a = start; a < end; a += PAGE_SIZE) {
 		pte_t *pte;
@@ -752,13 +795,21 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start,
 		a = next_pte_table(vma->vm_mm->pgd, a, end);
 		if (a >= end)
 			break;
+		/* The pages held for the flush are many: flush what this
+		 * range cleared so far (only the CPUs that have this mm
+		 * loaded), which lets them go, rather than have
+		 * tlb_put_page flush every TLB on every CPU. */
+		if (tlb_batch_full()) {
+			flush_tlb_range(vma, flushed, a);
+			flushed = a;
+		}
 		spin_lock(&vma->vm_mm->page_table_lock);
 		pte = lookup_pte(vma->vm_mm->pgd, a, false);
 		if (pte)
 			zap_pte(pte);
 		spin_unlock(&vma->vm_mm->page_table_lock);
 	}
-	flush_tlb_range(vma, start, end);
+	flush_tlb_range(vma, flushed, end);
 }
 
 /*

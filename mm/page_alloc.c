@@ -11,6 +11,21 @@
  * page->private; nothing else in the block is touched. zone_lock (taken
  * with interrupts off) protects the lists and the counts.
  *
+ * Single pages, most of what is allocated and freed (every page fault,
+ * every page-cache page), go through a short list per CPU first (Linux's
+ * per_cpu_pages, "pcp"): a free puts the page on this CPU's list, an
+ * allocation takes from it, and only every PCP_BATCH pages does a CPU
+ * take zone_lock, to refill its list or give back its coldest pages.
+ * With one lock for the whole machine on every fault and free, two CPUs
+ * faulting ran slower than one (they queued on zone_lock and passed its
+ * cache line back and forth); /proc/lock_stat showed it. A page on a
+ * per-CPU list is free (count 0, poisoned, out of the direct map) but
+ * not merged with its buddy; so an allocation that finds nothing first
+ * empties every CPU's list into the buddy lists (drain_all_pages) and
+ * tries again, before reclaim. Each list has its own lock, taken by its
+ * CPU with interrupts off (uncontended: its cache line stays on its CPU)
+ * and by a drain from another CPU.
+ *
  * Page poisoning (on unless page_poison=off): every page freed after use
  * is filled with PAGE_POISON (PG_poisoned, and where it was freed in
  * page->index), and checked when it is handed out again: a write through
@@ -46,9 +61,20 @@ struct free_area {
 static bool page_poisoning = true;
 
 static struct free_area free_area[MAX_ORDER];
-static unsigned long free_pages_count;
+static unsigned long free_pages_count;	/* in the buddy lists */
 unsigned long totalram_pages;
 static DEFINE_SPINLOCK(zone_lock);
+
+#define PCP_BATCH 16	/* pages moved at a time to or from the buddy lists */
+#define PCP_HIGH (4 * PCP_BATCH)	/* a list this long gives a batch back */
+
+struct per_cpu_pages {
+	spinlock_t lock;	/* after zone_lock's place: taken first */
+	int count;
+	struct list_head list;	/* hottest (last freed) first */
+} __attribute__((aligned(64)));	/* a cache line each */
+
+static struct per_cpu_pages pcp_lists[NR_CPUS];
 
 static void init_free_areas(void)
 {
@@ -58,6 +84,10 @@ static void init_free_areas(void)
 		return;
 	for (int o = 0; o < MAX_ORDER; o++)
 		INIT_LIST_HEAD(&free_area[o].free_list);
+	for (int c = 0; c < NR_CPUS; c++) {
+		spin_lock_init(&pcp_lists[c].lock);
+		INIT_LIST_HEAD(&pcp_lists[c].list);
+	}
 	done = true;
 }
 
@@ -140,6 +170,122 @@ static struct page *rmqueue(unsigned int order, bool use_reserve)
 	return page;
 }
 
+/* ---- the per-CPU lists ------------------------------------------------- */
+
+/* Move up to n single pages from the buddy lists to p (p->lock held),
+ * leaving the reserve alone. */
+static void pcp_refill(struct per_cpu_pages *p, int n)
+{
+	spin_lock(&zone_lock);
+	while (n-- > 0 && free_pages_count >= MIN_FREE_PAGES + PCP_BATCH) {
+		struct page *page = NULL;
+
+		for (unsigned int o = 0; o < MAX_ORDER && !page; o++) {
+			if (list_empty(&free_area[o].free_list))
+				continue;
+			page = list_first_entry(&free_area[o].free_list,
+						struct page, lru);
+			del_from_free_list(page, o);
+			expand(page, 0, o);
+		}
+		if (!page)
+			break;
+		free_pages_count--;
+		SetPagePcp(page);
+		list_add_tail(&page->lru, &p->list);
+		p->count++;
+	}
+	spin_unlock(&zone_lock);
+}
+
+/* Give n pages of p (p->lock held), the coldest, back to the buddies. */
+static void pcp_give_back(struct per_cpu_pages *p, int n)
+{
+	spin_lock(&zone_lock);
+	while (n-- > 0 && p->count) {
+		struct page *page = list_last_entry(&p->list, struct page, lru);
+
+		list_del_init(&page->lru);
+		p->count--;
+		ClearPagePcp(page);
+		__free_one_block(page_to_pfn(page), 0);
+		free_pages_count++;
+	}
+	spin_unlock(&zone_lock);
+}
+
+/* A single page from this CPU's list, refilled when empty; NULL when the
+ * buddy lists are down to the reserve (the caller goes there itself). */
+static struct page *pcp_alloc(void)
+{
+	struct per_cpu_pages *p;
+	struct page *page = NULL;
+	unsigned long flags = local_irq_save();
+
+	p = &pcp_lists[smp_processor_id()];
+	spin_lock(&p->lock);
+	if (READ_ONCE(free_pages_count) >= MIN_FREE_PAGES) {
+		if (!p->count)
+			pcp_refill(p, PCP_BATCH);
+		if (p->count) {
+			page = list_first_entry(&p->list, struct page, lru);
+			list_del_init(&page->lru);
+			p->count--;
+			ClearPagePcp(page);
+		}
+	}
+	spin_unlock(&p->lock);
+	local_irq_restore(flags);
+	return page;
+}
+
+static void pcp_free(struct page *page)
+{
+	struct per_cpu_pages *p;
+	unsigned long flags = local_irq_save();
+
+	p = &pcp_lists[smp_processor_id()];
+	spin_lock(&p->lock);
+	SetPagePcp(page);
+	list_add(&page->lru, &p->list);
+	if (++p->count >= PCP_HIGH)
+		pcp_give_back(p, PCP_BATCH);
+	spin_unlock(&p->lock);
+	local_irq_restore(flags);
+}
+
+void drain_all_pages(void)
+{
+	for (int c = 0; c < NR_CPUS; c++) {
+		struct per_cpu_pages *p = &pcp_lists[c];
+		unsigned long flags;
+
+		if (!READ_ONCE(p->count))
+			continue;
+		spin_lock_irqsave(&p->lock, flags);
+		pcp_give_back(p, p->count);
+		spin_unlock_irqrestore(&p->lock, flags);
+	}
+}
+
+/* A block from the per-CPU list (single pages) or the buddy lists; after
+ * a miss, from the buddy lists again once every CPU's list is back in
+ * them (the pages a miss needs may wait on another CPU's list). */
+static struct page *get_page_from_freelist(unsigned int order, bool reserve)
+{
+	struct page *page = NULL;
+
+	if (order == 0)
+		page = pcp_alloc();
+	if (!page)
+		page = rmqueue(order, reserve);
+	if (!page) {
+		drain_all_pages();
+		page = rmqueue(order, reserve);
+	}
+	return page;
+}
+
 /* May this allocation sleep in reclaim? (__GFP_RECLAIM, interrupts on,
  * and not reclaim itself.) */
 static bool may_reclaim(gfp_t gfp)
@@ -163,7 +309,7 @@ static struct page *alloc_pages_slowpath(gfp_t gfp, unsigned int order)
 		 * give the disk a tick to finish some. */
 		if (!try_to_free_pages(32UL << order) && tries > 1)
 			schedule_timeout_interruptible(1);
-		page = rmqueue(order, false);
+		page = get_page_from_freelist(order, false);
 	}
 	if (!page)
 		pr_warn_once("page_alloc: %s[%d]: out of memory (order %u)\n",
@@ -229,7 +375,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	if (fault_armed(&fail_alloc_reclaim) && may_reclaim(gfp) &&
 	    should_fail(&fail_alloc_reclaim))
 		try_to_free_pages(~0UL);
-	page = rmqueue(order, reserve);
+	page = get_page_from_freelist(order, reserve);
 	if (!page)
 		page = alloc_pages_slowpath(gfp, order);
 	if (!page)
@@ -293,9 +439,9 @@ static void free_block(struct page *page, unsigned int order,
 {
 	unsigned long flags, pfn = page_to_pfn(page);
 
-	if (PageBuddy(page) || PageReserved(page))
+	if (PageBuddy(page) || PagePcp(page) || PageReserved(page))
 		panic("page_alloc: freeing pfn 0x%lx (order %u) that is %s",
-		      pfn, order, PageBuddy(page) ? "already free" : "reserved");
+		      pfn, order, PageReserved(page) ? "reserved" : "already free");
 	if (!IS_ALIGNED(pfn, 1UL << order))
 		panic("page_alloc: pfn 0x%lx misaligned for order %u", pfn,
 		      order);
@@ -306,6 +452,10 @@ static void free_block(struct page *page, unsigned int order,
 	/* Out of the direct map until it is handed out again: a kernel
 	 * access meanwhile faults (debug_pagealloc). */
 	kernel_map_pages(page, 1U << order, false);
+	if (order == 0) {
+		pcp_free(page);
+		return;
+	}
 	spin_lock_irqsave(&zone_lock, flags);
 	__free_one_block(pfn, order);
 	free_pages_count += 1UL << order;
@@ -352,9 +502,15 @@ void free_pages(unsigned long addr, unsigned int order)
 		__free_pages(virt_to_page((void *)addr), order);
 }
 
+/* The buddy lists' pages and every CPU's list's (a moment's sum: the
+ * CPUs move pages between them meanwhile). */
 unsigned long nr_free_pages(void)
 {
-	return READ_ONCE(free_pages_count);
+	unsigned long n = READ_ONCE(free_pages_count);
+
+	for (int c = 0; c < NR_CPUS; c++)
+		n += READ_ONCE(pcp_lists[c].count);
+	return n;
 }
 
 void free_area_counts(unsigned long counts[MAX_ORDER])

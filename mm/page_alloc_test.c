@@ -63,12 +63,15 @@ static int check_contiguous(void)
 
 static int test_page_alloc(void)
 {
-	unsigned long before = nr_free_pages(), after;
+	unsigned long before, after;
 	unsigned long hist_before[MAX_ORDER], hist_after[MAX_ORDER];
 
+	drain_all_pages();
+	before = nr_free_pages();
 	free_area_counts(hist_before);
 	if (check_all_pages(before) || check_contiguous())
 		return -1;
+	drain_all_pages();
 	after = nr_free_pages();
 	free_area_counts(hist_after);
 	if (after != before)

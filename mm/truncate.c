@@ -56,6 +56,29 @@ static void truncate_partial_page(struct page *page, unsigned int offset)
 		mapping->a_ops->invalidatepage(page, offset);
 }
 
+/*
+ * Pages truncate_setsize's cut removed from the cache while a PTE still
+ * counted in their map count (a fault may map a page between the lab's
+ * two unmaps: the second takes it away). Kept, referenced, until
+ * truncate_setsize checks that the unmap dropped their map counts.
+ */
+#define WATCH_PAGES 8
+
+struct truncate_watch {
+	int n;
+	struct page *pages[WATCH_PAGES];
+};
+
+static void watch_mapped_page(struct page *page)
+{
+	struct truncate_watch *w = current->truncate_watch;
+
+	if (w && page_mapped(page) && w->n < WATCH_PAGES) {
+		get_page(page);
+		w->pages[w->n++] = page;
+	}
+}
+
 /* Remove one page from the cache, buffers first. Locked, referenced. */
 static void truncate_complete_page(struct address_space *mapping,
 				   struct page *page)
@@ -64,6 +87,7 @@ static void truncate_complete_page(struct address_space *mapping,
 	wait_on_page_writeback(page);
 	if (page->mapping != mapping)	/* truncated while we waited */
 		return;
+	watch_mapped_page(page);
 	/* Buffers would pin the page: drop them. */
 	if (PagePrivate(page) && mapping->a_ops->invalidatepage)
 		mapping->a_ops->invalidatepage(page, 0);
@@ -246,6 +270,57 @@ static void check_unmapped_past_eof(struct inode *inode, loff_t oldsize,
 }
 
 /*
+ * After the lab's truncate_pagecache, no page it removed may still count
+ * a mapping (no PTE past EOF is left: check_unmapped_past_eof looked),
+ * and every PTE it cleared must have been flushed from the TLBs. A PTE
+ * cleared by hand (*pte = 0, not zap_pte) leaves the page's map count
+ * and reference behind: the page leaks, found otherwise only by the page
+ * audit when the program ends. A clear without a flush leaves the page
+ * reachable through a TLB (another CPU's, or this one's) after it is
+ * freed.
+ */
+static __cold __noreturn void unmap_leak_bug(struct inode *inode,
+		loff_t oldsize, loff_t newsize, struct page *page)
+{
+	printk(KERN_EMERG "BUG: truncate_pagecache (inode %lu, %ld -> %ld) "
+	       "removed file page %lu from the cache with its map count still "
+	       "%d, though no page table maps it past EOF any more: "
+	       "unmap_mapping_range cleared its PTE without zap_pte, which "
+	       "drops the PTE's map count and page reference (the page "
+	       "leaks)\n", inode->i_ino, (long)oldsize, (long)newsize,
+	       page->index, page_mapcount(page));
+	dump_page(page, "unmapped without zap_pte");
+	panic("a truncated page's PTE was cleared without zap_pte");
+}
+
+static __cold __noreturn void unmap_unflushed_bug(struct inode *inode,
+		loff_t oldsize, loff_t newsize, int n)
+{
+	printk(KERN_EMERG "BUG: truncate_pagecache (inode %lu, %ld -> %ld) "
+	       "cleared %d PTE%s and flushed no TLB after: unmap_mapping_range "
+	       "must flush each PTE it clears (flush_tlb_page, or "
+	       "flush_tlb_range over them), or a CPU keeps reaching the page "
+	       "through its TLB after the page is freed\n", inode->i_ino,
+	       (long)oldsize, (long)newsize, n, n == 1 ? "" : "s");
+	dump_stack();
+	panic("PTEs cleared by truncation and never flushed");
+}
+
+static void check_unmap_done(struct inode *inode, loff_t oldsize,
+			     loff_t newsize, struct truncate_watch *w,
+			     int unflushed_before)
+{
+	int unflushed = current->nr_tlb_unflushed;
+
+	if (unflushed && unflushed != unflushed_before)
+		unmap_unflushed_bug(inode, oldsize, newsize,
+				    unflushed - unflushed_before);
+	for (int i = 0; i < w->n; i++)
+		if (page_mapped(w->pages[i]))
+			unmap_leak_bug(inode, oldsize, newsize, w->pages[i]);
+}
+
+/*
  * The commit step of every size change, once nothing can fail any more
  * (Linux: truncate_setsize, since 2.6.36): the new i_size first, then the
  * page cache. The order is the point. A fault that finds a page after
@@ -266,8 +341,16 @@ void truncate_setsize(struct inode *inode, loff_t newsize)
 	if (newsize > oldsize) {
 		pagecache_isize_extended(inode, oldsize, newsize);
 	} else {
+		struct truncate_watch w = { 0 };
+		int unflushed = current->nr_tlb_unflushed;
+
+		current->truncate_watch = &w;
 		truncate_pagecache(inode, oldsize, newsize);
+		current->truncate_watch = NULL;
 		check_unmapped_past_eof(inode, oldsize, newsize);
+		check_unmap_done(inode, oldsize, newsize, &w, unflushed);
+		while (w.n)
+			put_page(w.pages[--w.n]);
 	}
 }
 

@@ -94,6 +94,8 @@ static inline void list_splice_tail_init(struct list_head *list,
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
 #define list_first_entry(head, type, member) \
 	list_entry((head)->next, type, member)
+#define list_last_entry(head, type, member) \
+	list_entry((head)->prev, type, member)
 #define list_for_each(pos, head) \
 	for (pos = (head)->next; pos != (head); pos = pos->next)
 #define list_for_each_entry(pos, head, member)                              \

@@ -91,8 +91,21 @@ struct task_struct {
 	/* Pages whose PTE this task cleared, kept until its next TLB flush
 	 * (arch/x86/mm/tlb.c: tlb_put_page): another CPU may still reach
 	 * them through its TLB until then. */
-	struct page *tlb_pending[16];
+	struct page *tlb_pending[64];
 	int nr_tlb_pending;
+	/* PTEs this task cleared since its last TLB flush (whatever the
+	 * CPU count): a path that clears them must flush before it is
+	 * done (truncate_setsize checks the truncate-old lab's unmap). */
+	int nr_tlb_unflushed;
+	/* In handle_mm_fault: the PTE it found and what it held then. A
+	 * fault may replace only the page it found there (zap_pte checks;
+	 * fault_pte NULL outside a fault). */
+	void *fault_pte;
+	unsigned long fault_entry;
+	/* Pages truncation removed from the cache while they were still
+	 * mapped: truncate_setsize checks the unmap dropped their map
+	 * counts (mm/truncate.c). NULL outside truncate_setsize. */
+	struct truncate_watch *truncate_watch;
 	int exit_state;
 	pid_t pid;	/* the thread id (gettid) */
 	pid_t tgid;	/* the process id (getpid): the leader's pid */

@@ -24,12 +24,15 @@ static inline void spin_lock_init(spinlock_t *l)
 	l->locked = 0;
 }
 
+/* The lock was taken at the first try: spin for it, and count the wait
+ * against ip in /proc/lock_stat (kernel/locking/lock_stat.c). */
+void spin_lock_contended(spinlock_t *l, unsigned long ip);
+
 static inline void spin_lock(spinlock_t *l)
 {
 	preempt_disable();
-	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
-		while (l->locked)
-			cpu_relax();
+	if (unlikely(__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE)))
+		spin_lock_contended(l, _THIS_IP_);
 }
 
 static inline bool spin_trylock(spinlock_t *l)

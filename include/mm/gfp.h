@@ -52,8 +52,11 @@ static inline void free_page(unsigned long addr)
 
 unsigned long nr_free_pages(void);
 extern unsigned long totalram_pages;
-/* Free blocks per order, for tests that check buddies merge back. */
+/* Free blocks per order, for tests that check buddies merge back (after
+ * drain_all_pages: the pages on the CPUs' lists are not merged). */
 void free_area_counts(unsigned long counts[MAX_ORDER]);
+/* Every CPU's list of free single pages back into the buddy lists. */
+void drain_all_pages(void);
 
 /* Hand a range of frames to the allocator at boot (mm/memblock.c). */
 void free_boot_pages(unsigned long start_pfn, unsigned long end_pfn);

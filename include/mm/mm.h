@@ -36,6 +36,7 @@ enum pageflags {
 	PG_reclaim,	/* written back for reclaim: free it when done */
 	PG_readahead,	/* read ahead: reaching it starts the next window */
 	PG_poisoned,	/* free, filled with PAGE_POISON (mm/page_alloc.c) */
+	PG_pcp,		/* free, on a CPU's list of single pages (page_alloc.c) */
 };
 
 struct address_space;
@@ -95,6 +96,7 @@ PAGEFLAG(Writeback, writeback)
 PAGEFLAG(LRU, lru)
 PAGEFLAG(Reserved, reserved)
 PAGEFLAG(Buddy, buddy)
+PAGEFLAG(Pcp, pcp)
 PAGEFLAG(Slab, slab)
 PAGEFLAG(LargeKmalloc, large_kmalloc)
 PAGEFLAG(Private, private)
@@ -149,6 +151,17 @@ static inline struct page *virt_to_page(const void *va)
 static inline int page_count(const struct page *page)
 {
 	return __atomic_load_n(&page->_refcount, __ATOMIC_RELAXED);
+}
+
+/* How many PTEs map the page (Linux's names). */
+static inline int page_mapcount(const struct page *page)
+{
+	return __atomic_load_n(&page->_mapcount, __ATOMIC_RELAXED) + 1;
+}
+
+static inline bool page_mapped(const struct page *page)
+{
+	return page_mapcount(page) > 0;
 }
 
 /* A count no page can reach: every PTE, buffer and cache entry of 64 MiB

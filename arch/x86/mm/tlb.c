@@ -187,6 +187,7 @@ static void flush(const struct flush_request *r)
 	if (others)
 		flush_others(others, r);
 	preempt_enable();
+	current->nr_tlb_unflushed = 0;
 	release_pending();
 }
 
@@ -200,6 +201,7 @@ void tlb_put_page(struct page *page)
 {
 	struct task_struct *t = current;
 
+	t->nr_tlb_unflushed++;
 	if (num_online_cpus() == 1) {
 		put_page(page);	/* the caller's invlpg is the whole flush */
 		return;
@@ -207,6 +209,13 @@ void tlb_put_page(struct page *page)
 	if (t->nr_tlb_pending == ARRAY_SIZE(t->tlb_pending))
 		flush_tlb_kernel_all();	/* every TLB on every CPU; releases */
 	t->tlb_pending[t->nr_tlb_pending++] = page;
+}
+
+bool tlb_batch_full(void)
+{
+	struct task_struct *t = current;
+
+	return t->nr_tlb_pending == ARRAY_SIZE(t->tlb_pending);
 }
 
 void flush_tlb_page(struct vm_area_struct *vma, unsigned long address)

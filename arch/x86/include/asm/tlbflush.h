@@ -14,6 +14,8 @@
 #ifndef _ASM_TLBFLUSH_H
 #define _ASM_TLBFLUSH_H
 
+#include <kernel/types.h>
+
 struct mm_struct;
 struct vm_area_struct;
 
@@ -34,6 +36,9 @@ void switch_to_mm(struct mm_struct *mm);
  */
 struct page;
 void tlb_put_page(struct page *page);
+/* Would the next tlb_put_page have to flush every TLB to make room? A
+ * caller clearing many PTEs of one mm flushes its own range first. */
+bool tlb_batch_full(void);
 /* The CALL_FUNCTION_VECTOR IPI, and a wait for one (tlb.c). */
 void flush_tlb_ipi(void);
 
