@@ -298,6 +298,27 @@ static __cold __noreturn void mkwrite_page_bug(struct vm_area_struct *vma,
 }
 
 /*
+ * ->page_mkwrite said the page is locked and ready, and it is no longer
+ * the file's: a truncate removed it while the handler waited for the
+ * page lock. Blocks it allocated belong to no page now (past EOF, or
+ * under a new page the file grew into), and the store would go to a
+ * page nobody writes back.
+ */
+static __cold __noreturn void mkwrite_truncated_bug(struct vm_area_struct *vma,
+						    struct page *page)
+{
+	printk(KERN_EMERG "BUG: ->page_mkwrite %ps returned VM_FAULT_LOCKED "
+	       "with page index %lu truncated meanwhile (its mapping is %s): "
+	       "under the page lock it must check page->mapping, not only "
+	       "i_size, and return VM_FAULT_NOPAGE when the page is gone\n",
+	       vma->vm_ops->page_mkwrite, page->index,
+	       page->mapping ? "another file's" : "NULL");
+	dump_page(page, "->page_mkwrite returned it");
+	panic("->page_mkwrite %ps returned a truncated page",
+	      vma->vm_ops->page_mkwrite);
+}
+
+/*
  * Tell the file system that page is about to become writable through a
  * shared mapping: ->page_mkwrite may allocate its blocks, or refuse.
  * Called with the page unlocked and referenced; returns with it locked
@@ -324,6 +345,9 @@ static int do_page_mkwrite(struct vm_area_struct *vma, struct page *page,
 			return ret;
 		if ((ret & VM_FAULT_LOCKED) && unlikely(!PageLocked(page)))
 			mkwrite_page_bug(vma, page);
+		if ((ret & VM_FAULT_LOCKED) &&
+		    unlikely(page->mapping != vma->vm_file->f_inode->i_mapping))
+			mkwrite_truncated_bug(vma, page);
 	}
 	if (!(ret & VM_FAULT_LOCKED)) {
 		lock_page(page);

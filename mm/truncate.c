@@ -94,12 +94,36 @@ static void truncate_complete_page(struct address_space *mapping,
 	delete_from_page_cache(page);
 }
 
+/*
+ * Pages are cut from lstart on while i_size still reaches past lstart and
+ * the file is mapped: a fault in between finds the size unchanged and
+ * maps a page the cut has passed, past the new EOF for good. The size
+ * must be written first (truncate_setsize does both, in that order).
+ * Eviction cuts a file nobody maps; a failed write cuts at i_size.
+ */
+static __cold __noreturn void cut_before_size_bug(struct address_space *mapping,
+						  loff_t lstart)
+{
+	printk(KERN_EMERG "BUG: truncate_inode_pages (inode %lu, from %lld) "
+	       "while i_size is still %lld and the file is mapped: write the "
+	       "new i_size first (truncate_setsize: i_size_write, then "
+	       "truncate_pagecache), or a fault in between maps a page past "
+	       "the new EOF that no unmap takes away\n", mapping->host->i_ino,
+	       (long long)lstart, (long long)i_size_read(mapping->host));
+	dump_stack();
+	panic("page cache cut before i_size was written");
+}
+
 void truncate_inode_pages(struct address_space *mapping, loff_t lstart)
 {
 	pgoff_t next = (lstart + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	unsigned int partial = lstart & ~PAGE_MASK;
 	struct page *pages[16];
 	unsigned int n, dropped = 0;
+
+	if (unlikely(lstart < i_size_read(mapping->host)) &&
+	    mapping_mapped(mapping))
+		cut_before_size_bug(mapping, lstart);
 
 	while ((n = find_get_pages(mapping, next, ARRAY_SIZE(pages), pages))) {
 		for (unsigned int i = 0; i < n; i++) {

@@ -265,6 +265,12 @@ struct address_space {
 	loff_t resize_from;	/* i_size when AS_RESIZING was set */
 };
 
+/* Does any VMA map the file? (A moment's answer: i_mmap_lock not held.) */
+static inline bool mapping_mapped(struct address_space *mapping)
+{
+	return !list_empty(&mapping->i_mmap);
+}
+
 /* ---- attributes -------------------------------------------------------- */
 
 #define ATTR_MODE (1 << 0)

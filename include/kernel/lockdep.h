@@ -7,8 +7,8 @@
  *	lockdep_assert_held(&inode->i_mutex);	held by current
  *	lockdep_assert_held(&mapping->tree_lock);	a spinlock: held at all
  *
- * A spinlock records no owner: pagelab runs one CPU, where a spinlock
- * that is held at all is held by the code running now.
+ * A spinlock's word holds its holder's CPU: held "here" means by this
+ * CPU (a spinlock holder is not preempted, so by the code running now).
  */
 #ifndef _KERNEL_LOCKDEP_H
 #define _KERNEL_LOCKDEP_H
@@ -33,7 +33,7 @@ struct lockdep_site {
 
 __cold __noreturn void lockdep_mutex_not_held(struct mutex *m, const char *name,
 					      const struct lockdep_site *at);
-__cold __noreturn void lockdep_spin_not_held(const char *name,
+__cold __noreturn void lockdep_spin_not_held(spinlock_t *l, const char *name,
 					     const struct lockdep_site *at);
 
 static inline void __lockdep_assert_mutex_held(struct mutex *m,
@@ -47,8 +47,8 @@ static inline void __lockdep_assert_mutex_held(struct mutex *m,
 static inline void __lockdep_assert_spin_held(spinlock_t *l, const char *name,
 					      struct lockdep_site at)
 {
-	if (unlikely(!spin_is_locked(l)))
-		lockdep_spin_not_held(name, &at);
+	if (unlikely(!spin_is_locked_here(l)))
+		lockdep_spin_not_held(l, name, &at);
 }
 
 #define lockdep_assert_held(l)                                           \

@@ -3,7 +3,9 @@
  * forms disable interrupts so an interrupt handler taking the same lock
  * cannot deadlock. Holding one counts in preempt_count
  * (<kernel/preempt.h>): the holder is not preempted, and must not sleep,
- * until it is released.
+ * until it is released. The word says who holds it: 0 free, else the
+ * holding CPU's number plus one (a holder stays on its CPU), so that
+ * lockdep_assert_held can tell "held here" from "held by another CPU".
  */
 #ifndef _KERNEL_SPINLOCK_H
 #define _KERNEL_SPINLOCK_H
@@ -13,7 +15,7 @@
 #include <kernel/preempt.h>
 
 typedef struct {
-	volatile int locked;
+	volatile int locked;	/* 0, or the holder's CPU + 1 */
 } spinlock_t;
 
 #define SPIN_LOCK_UNLOCKED { 0 }
@@ -28,17 +30,35 @@ static inline void spin_lock_init(spinlock_t *l)
  * against ip in /proc/lock_stat (kernel/locking/lock_stat.c). */
 void spin_lock_contended(spinlock_t *l, unsigned long ip);
 
+/* What a held lock's word says on this CPU. */
+static inline int spin_owner_here(void)
+{
+	return smp_processor_id() + 1;
+}
+
+/* Take l if it is free. A compare-and-exchange, not an exchange: that
+ * would write our number into a word another CPU's holds, for a moment,
+ * and its lockdep_assert_held could see it. */
+static inline bool __spin_trylock(spinlock_t *l)
+{
+	int free = 0;
+
+	return __atomic_compare_exchange_n(&l->locked, &free,
+					   spin_owner_here(), false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
 static inline void spin_lock(spinlock_t *l)
 {
 	preempt_disable();
-	if (unlikely(__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE)))
+	if (unlikely(!__spin_trylock(l)))
 		spin_lock_contended(l, _THIS_IP_);
 }
 
 static inline bool spin_trylock(spinlock_t *l)
 {
 	preempt_disable();
-	if (!__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+	if (__spin_trylock(l))
 		return true;
 	preempt_enable();
 	return false;
@@ -61,6 +81,12 @@ static inline void spin_unlock_no_resched(spinlock_t *l)
 static inline bool spin_is_locked(spinlock_t *l)
 {
 	return l->locked;
+}
+
+/* Held, and by this CPU (preemption off: lockdep_assert_held). */
+static inline bool spin_is_locked_here(spinlock_t *l)
+{
+	return l->locked == spin_owner_here();
 }
 
 #define spin_lock_irqsave(l, flags)           \

@@ -100,7 +100,7 @@ __noinline void spin_lock_contended(spinlock_t *l, unsigned long ip)
 	do {
 		while (l->locked)
 			cpu_relax();
-	} while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE));
+	} while (!__spin_trylock(l));
 	account(site_of(ip, caller ? caller : 1, (const void *)l),
 		ktime_get_ns() - start);
 }

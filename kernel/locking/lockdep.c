@@ -60,10 +60,17 @@ void lockdep_mutex_not_held(struct mutex *m, const char *name,
 	panic("lock %s not held at %s:%d", name, at->file, at->line);
 }
 
-void lockdep_spin_not_held(const char *name, const struct lockdep_site *at)
+void lockdep_spin_not_held(spinlock_t *l, const char *name,
+			   const struct lockdep_site *at)
 {
-	printk(KERN_EMERG "BUG: spinlock %s must be held at %s:%d, and it is "
-	       "not (in %s, called from %pS)\n", name, at->file, at->line,
+	int holder = l->locked;
+	char who[32] = "it is not";
+
+	if (holder)
+		snprintf(who, sizeof(who), "CPU %d holds it, not CPU %d",
+			 holder - 1, smp_processor_id());
+	printk(KERN_EMERG "BUG: spinlock %s must be held at %s:%d, and %s "
+	       "(in %s, called from %pS)\n", name, at->file, at->line, who,
 	       at->func, (void *)at->caller);
 	panic("lock %s not held at %s:%d", name, at->file, at->line);
 }
