@@ -811,8 +811,11 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start,
 		    unsigned long end)
 {
 	unsigned long flushed = start;	/* [start, flushed): flushed */
+	struct mm_struct *mm = vma->vm_mm;
 
-	mmap_assert_write_locked(vma->vm_mm);
+	mmap_assert_write_locked(mm);
+	current->tlb_free_now = mm == current->mm &&
+				READ_ONCE(mm->mm_users) == 1;
 	for (unsigned long a = start; a < end; a += PAGE_SIZE) {
 		pte_t *pte;
 
@@ -833,6 +836,7 @@ void zap_page_range(struct vm_area_struct *vma, unsigned long start,
 			zap_pte(pte);
 		spin_unlock(&vma->vm_mm->page_table_lock);
 	}
+	current->tlb_free_now = false;
 	flush_tlb_range(vma, flushed, end);
 }
 

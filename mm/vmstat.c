@@ -1,7 +1,8 @@
 /* mm/vmstat.c: the event counters behind /proc/vmstat. */
+#include <kernel/compiler.h>
 #include <kernel/vmstat.h>
 
-unsigned long vm_events[NR_VM_EVENTS];
+struct vm_event_row vm_event_rows[NR_CPUS];
 
 const char *const vm_event_names[NR_VM_EVENTS] = {
 	[PGFAULT] = "pgfault",
@@ -17,3 +18,12 @@ const char *const vm_event_names[NR_VM_EVENTS] = {
 	[PGCACHE_HIT] = "pgcache_hit",
 	[PGCACHE_MISS] = "pgcache_miss",
 };
+
+unsigned long vm_event_sum(enum vm_event_item item)
+{
+	unsigned long n = 0;
+
+	for (int c = 0; c < NR_CPUS; c++)
+		n += READ_ONCE(vm_event_rows[c].events[item]);
+	return n;
+}

@@ -51,7 +51,7 @@ int stat_proc_show(struct seq_file *m, void *v)
 	seq_printf(m, "intr 0\nctxt 0\nbtime %llu\nprocesses %lu\n"
 		      "procs_running %d\nprocs_blocked 0\n",
 		   (unsigned long long)((now - up) / NSEC_PER_SEC),
-		   vm_events[NR_FORKS], running);
+		   vm_event_sum(NR_FORKS), running);
 	return 0;
 }
 

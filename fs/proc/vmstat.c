@@ -16,6 +16,6 @@ int vmstat_proc_show(struct seq_file *m, void *v)
 	seq_printf(m, "nr_dirty %lu\n", nr_dirty_pages());
 	seq_printf(m, "nr_writeback %lu\n", nr_writeback_pages());
 	for (int i = 0; i < NR_VM_EVENTS; i++)
-		seq_printf(m, "%s %lu\n", vm_event_names[i], vm_events[i]);
+		seq_printf(m, "%s %lu\n", vm_event_names[i], vm_event_sum(i));
 	return 0;
 }

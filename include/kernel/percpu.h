@@ -44,7 +44,9 @@ struct percpu {
 	unsigned long tasklist_flags;	/* saved by lock_tasklist */
 	struct task_struct *prev_task;	/* switched away from, not yet off
 					 * its stack (kernel/sched/core.c) */
-};
+} __attribute__((aligned(64)));	/* a CPU's area shares no cache line
+					 * with another's: preempt_count is
+					 * written at every spin_lock */
 
 extern struct percpu cpu_data[NR_CPUS];
 #define boot_cpu cpu_data[0]

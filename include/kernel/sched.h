@@ -93,6 +93,9 @@ struct task_struct {
 	 * them through its TLB until then. */
 	struct page *tlb_pending[64];
 	int nr_tlb_pending;
+	/* zap_page_range of this task's own mm, which no other task uses:
+	 * a page may go at once (arch/x86/mm/tlb.c: tlb_put_page). */
+	bool tlb_free_now;
 	/* PTEs this task cleared since its last TLB flush (whatever the
 	 * CPU count): a path that clears them must flush before it is
 	 * done (truncate_setsize checks the truncate-old lab's unmap). */

@@ -5,6 +5,8 @@
 #ifndef _KERNEL_VMSTAT_H
 #define _KERNEL_VMSTAT_H
 
+#include <kernel/percpu.h>
+
 enum vm_event_item {
 	PGFAULT,	/* every page fault handled by handle_mm_fault */
 	PGMAJFAULT,	/* faults that had to read from a backing store */
@@ -21,17 +23,32 @@ enum vm_event_item {
 	NR_VM_EVENTS
 };
 
-extern unsigned long vm_events[NR_VM_EVENTS];
-extern const char *const vm_event_names[NR_VM_EVENTS];
+/*
+ * One row of counters per CPU (Linux's vm_event_states): each fault and
+ * each cached read adds to a counter, and one shared row made every CPU's
+ * add pull the same cache line from the others. A CPU adds to its own
+ * row; a task moved to another CPU between finding its row and adding
+ * to it adds there atomically, so nothing is lost. Readers sum the rows.
+ */
+struct vm_event_row {
+	unsigned long events[NR_VM_EVENTS];
+} __attribute__((aligned(64)));
 
-static inline void count_vm_event(enum vm_event_item item)
-{
-	__atomic_add_fetch(&vm_events[item], 1, __ATOMIC_RELAXED);
-}
+extern struct vm_event_row vm_event_rows[NR_CPUS];
+extern const char *const vm_event_names[NR_VM_EVENTS];
 
 static inline void count_vm_events(enum vm_event_item item, unsigned long n)
 {
-	__atomic_add_fetch(&vm_events[item], n, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&vm_event_rows[smp_processor_id()].events[item], n,
+			   __ATOMIC_RELAXED);
 }
+
+static inline void count_vm_event(enum vm_event_item item)
+{
+	count_vm_events(item, 1);
+}
+
+/* The count of item, all CPUs together (a moment's sum). */
+unsigned long vm_event_sum(enum vm_event_item item);
 
 #endif

@@ -202,8 +202,15 @@ void tlb_put_page(struct page *page)
 	struct task_struct *t = current;
 
 	t->nr_tlb_unflushed++;
-	if (num_online_cpus() == 1) {
-		put_page(page);	/* the caller's invlpg is the whole flush */
+	/* One CPU: the caller's flush is the whole flush. Or the task
+	 * unmaps its own memory and no other task uses the mm: no other
+	 * thread can store through a stale entry, on any CPU, and the
+	 * task itself reaches none before its flush, done before it
+	 * returns to user space (a CPU it left still holding the mm runs
+	 * nothing there). So the page may go now, as Linux frees a
+	 * single-threaded exit's pages without a shoot-down. */
+	if (num_online_cpus() == 1 || t->tlb_free_now) {
+		put_page(page);
 		return;
 	}
 	if (t->nr_tlb_pending == ARRAY_SIZE(t->tlb_pending))
