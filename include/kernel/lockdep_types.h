@@ -17,8 +17,8 @@ struct lock_class_key {
 	char unused;	/* a distinct address is all a key is */
 };
 
-/* What the validator knows of one lock, whatever its kind: each sleeping
- * lock embeds one (Linux's struct lockdep_map). */
+/* What the validator knows of one lock, whatever its kind: each mutex,
+ * rw_semaphore and spinlock embeds one (Linux's struct lockdep_map). */
 struct lockdep_map {
 	const char *name;	/* as initialised: "&inode->i_mutex" */
 	struct lock_class_key *key;	/* its class; NULL: the lock itself */

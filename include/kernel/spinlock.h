@@ -13,17 +13,52 @@
 #include <kernel/compiler.h>
 #include <asm/processor.h>
 #include <kernel/preempt.h>
+#include <kernel/lockdep_types.h>
 
 typedef struct {
 	volatile int locked;	/* 0, or the holder's CPU + 1 */
+	/* The lock validator's view (kernel/locking/lockdep.c): a lock
+	 * made by DEFINE_SPINLOCK is a class of its own, one made by
+	 * spin_lock_init is of the class of that line; one with no name
+	 * (SPIN_LOCK_UNLOCKED, or zeroed memory) is not in the graph. */
+	struct lockdep_map dep_map;
 } spinlock_t;
 
-#define SPIN_LOCK_UNLOCKED { 0 }
-#define DEFINE_SPINLOCK(x) spinlock_t x = SPIN_LOCK_UNLOCKED
+#define SPIN_LOCK_UNLOCKED { 0, { NULL, NULL, 0 } }
+#define DEFINE_SPINLOCK(x) spinlock_t x = { 0, LOCKDEP_MAP_INIT(#x) }
 
-static inline void spin_lock_init(spinlock_t *l)
+static inline void __spin_lock_init(spinlock_t *l, const char *name,
+				    struct lock_class_key *key)
 {
 	l->locked = 0;
+	l->dep_map = (struct lockdep_map){ name, key, 0 };
+}
+
+/* A class per line that initialises locks (Linux's spin_lock_init). */
+#define spin_lock_init(l)                                 \
+	do {                                              \
+		static struct lock_class_key __key;       \
+		__spin_lock_init((l), #l, &__key);        \
+	} while (0)
+
+/* kernel/locking/lockdep.c: l was taken at ip on this CPU (check: not a
+ * trylock, its order after the spinlocks held here is checked), or is
+ * being released. Only for a named lock, while lockdep is on. */
+extern bool lockdep_enabled;
+void lockdep_spin_acquired(spinlock_t *l, unsigned long ip, bool check);
+void lockdep_spin_released(spinlock_t *l);
+
+static inline void spin_acquire_hook(spinlock_t *l, unsigned long ip,
+				     bool check)
+{
+	if (l->dep_map.name && lockdep_enabled)
+		lockdep_spin_acquired(l, ip, check);
+}
+
+static inline void spin_release_hook(spinlock_t *l)
+{
+	if (l->dep_map.name && lockdep_enabled)
+		lockdep_spin_released(l);
 }
 
 /* The lock was taken at the first try: spin for it, and count the wait
@@ -53,19 +88,23 @@ static inline void spin_lock(spinlock_t *l)
 	preempt_disable();
 	if (unlikely(!__spin_trylock(l)))
 		spin_lock_contended(l, _THIS_IP_);
+	spin_acquire_hook(l, _THIS_IP_, true);
 }
 
 static inline bool spin_trylock(spinlock_t *l)
 {
 	preempt_disable();
-	if (__spin_trylock(l))
+	if (__spin_trylock(l)) {
+		spin_acquire_hook(l, _THIS_IP_, false);
 		return true;
+	}
 	preempt_enable();
 	return false;
 }
 
 static inline void spin_unlock(spinlock_t *l)
 {
+	spin_release_hook(l);
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
 	preempt_enable();
 }
@@ -74,6 +113,7 @@ static inline void spin_unlock(spinlock_t *l)
  * (an exiting task, which must not be preempted before). */
 static inline void spin_unlock_no_resched(spinlock_t *l)
 {
+	spin_release_hook(l);
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
 	preempt_enable_no_resched();
 }
@@ -99,6 +139,7 @@ static inline bool spin_is_locked_here(spinlock_t *l)
  * off can then happen at once, not at the next tick. */
 static inline void spin_unlock_irqrestore(spinlock_t *l, unsigned long flags)
 {
+	spin_release_hook(l);
 	__atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
 	local_irq_restore(flags);
 	preempt_enable();

@@ -9,9 +9,11 @@
  *   and where each was taken: lock_acquired/lock_released, from mutex.c
  *   and rwsem.c), shown in the task dump and checked on the way back to
  *   user space; and the report of might_sleep (<kernel/preempt.h>).
- * - The order of lock classes (sleeping locks only: a spinlock cannot be
- *   held across a wait, so it is always innermost). A lock is a struct
- *   lockdep_map to the validator, whatever its kind; a read and a write
+ * - The order of lock classes: of the sleeping locks a task holds, and of
+ *   the spinlocks a CPU holds (a spinlock is innermost to any sleeping
+ *   lock, since nothing may sleep under it: those two never mix in one
+ *   cycle). A lock is a struct lockdep_map to the validator, whatever its
+ *   kind; a read and a write
  *   acquisition of an rw_semaphore count alike, since a waiting writer
  *   blocks new readers (rwsem.c): A read then B, against B then A read,
  *   deadlocks as surely as with a mutex. When a task that
@@ -25,8 +27,9 @@
  *   fills, the validator says so and stops learning.
  *
  * Roadmap: task names and the assertions; the held-lock stack; the order
- * graph (class_of, order_path, lock_order_check, the report); /proc and
- * the command line.
+ * graph (class_of, order_path, lock_order_check, the report); the
+ * spinlocks (each CPU's stack, spin_order_check); /proc and the command
+ * line.
  */
 #include <kernel/lockdep.h>
 #include <kernel/panic.h>
@@ -350,9 +353,9 @@ static void lock_order_check_locked(struct lockdep_map *m, unsigned long ip)
 }
 
 /* The class tables, the order graph and order_path's scratch arrays are
- * shared by every task: one at a time (a spinlock, which is not itself
- * in the graph). */
-static DEFINE_SPINLOCK(graph_lock);
+ * shared by every task: one at a time (a spinlock with no name: not
+ * itself in the graph). */
+static spinlock_t graph_lock = SPIN_LOCK_UNLOCKED;
 
 void __lock_order_check(struct lockdep_map *m, unsigned long ip)
 {
@@ -361,6 +364,109 @@ void __lock_order_check(struct lockdep_map *m, unsigned long ip)
 	spin_lock_irqsave(&graph_lock, flags);
 	lock_order_check_locked(m, ip);
 	spin_unlock_irqrestore(&graph_lock, flags);
+}
+
+/* ---- spinlocks -------------------------------------------------------------- */
+
+/*
+ * The spinlocks a CPU holds, innermost last. Per CPU, not per task: a
+ * spinlock's holder runs on one CPU until it lets go (preemption is off),
+ * and the run queue's lock, taken by one task in schedule() and released
+ * by the next, stays on the CPU. An interrupt handler's locks go on top of
+ * those of the code it interrupted, which are held while it spins: "A held,
+ * then B in an interrupt" is an order like any other (with B before A
+ * elsewhere, two CPUs deadlock). A report prints, and printk takes
+ * spinlocks: `busy` keeps the validator out of its own way.
+ */
+struct spin_stack {
+	int depth, busy;
+	struct held_lock held[MAX_LOCK_DEPTH];
+} __attribute__((aligned(64)));
+
+static struct spin_stack spin_stacks[NR_CPUS];
+
+/* The class of m, registered under graph_lock the first time. */
+static int spin_class(struct lockdep_map *m)
+{
+	unsigned long flags;
+	int c;
+
+	if (m->class)
+		return m->class - 1;
+	spin_lock_irqsave(&graph_lock, flags);
+	c = class_of(m);
+	spin_unlock_irqrestore(&graph_lock, flags);
+	return c;
+}
+
+/* m is taken at ip with st's locks held: each "held before m" order is
+ * known, or learned after a look for the opposite path. */
+static void spin_order_check(struct spin_stack *st, struct lockdep_map *m,
+			     unsigned long ip)
+{
+	int n = min(st->depth, MAX_LOCK_DEPTH), b = spin_class(m);
+	unsigned long flags;
+
+	if (b < 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		const struct held_lock *h = &st->held[i];
+		int a = spin_class(h->instance);
+
+		if (a < 0 || a == b || is_before(a, b))
+			continue;
+		spin_lock_irqsave(&graph_lock, flags);
+		if (!is_before(a, b)) {
+			if (order_path(b, a, NULL, NULL))
+				lock_inversion_bug(m, b, h, a, ip);
+			learn_order(a, b, h->acquire_ip, ip);
+		}
+		spin_unlock_irqrestore(&graph_lock, flags);
+	}
+}
+
+void lockdep_spin_acquired(spinlock_t *l, unsigned long ip, bool check)
+{
+	unsigned long flags = local_irq_save();
+	struct spin_stack *st = &spin_stacks[smp_processor_id()];
+
+	if (!st->busy && !oops_in_progress) {
+		st->busy = 1;
+		if (check && st->depth)
+			spin_order_check(st, &l->dep_map, ip);
+		if (st->depth < MAX_LOCK_DEPTH)
+			st->held[st->depth] =
+				(struct held_lock){ &l->dep_map, ip };
+		st->depth++;
+		st->busy = 0;
+	}
+	local_irq_restore(flags);
+}
+
+/* Often released out of order: find it, close the gap. A lock taken
+ * while the validator stood aside is not there, and is let go. */
+void lockdep_spin_released(spinlock_t *l)
+{
+	unsigned long flags = local_irq_save();
+	struct spin_stack *st = &spin_stacks[smp_processor_id()];
+	int n = min(st->depth, MAX_LOCK_DEPTH);
+
+	if (!st->busy && !oops_in_progress) {
+		int i = n - 1;
+
+		while (i >= 0 && st->held[i].instance != &l->dep_map)
+			i--;
+		if (i == st->depth - 1) {
+			st->depth--;	/* the innermost: most releases */
+		} else if (i >= 0) {
+			memmove(&st->held[i], &st->held[i + 1],
+				(n - i - 1) * sizeof(st->held[0]));
+			st->depth--;
+		} else if (st->depth > MAX_LOCK_DEPTH) {
+			st->depth--;	/* one past the listed ones */
+		}
+	}
+	local_irq_restore(flags);
 }
 
 /* ---- /proc/lockdep and lockdep=on|off ------------------------------------- */

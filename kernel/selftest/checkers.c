@@ -191,6 +191,28 @@ static __noinline int planted_lock_inversion(void)
 }
 DEFINE_SELFTEST(lock_inversion, planted_lock_inversion);
 
+/* The same mistake with spinlocks: taken in both orders, one run. */
+static DEFINE_SPINLOCK(planted_spin_outer);
+static DEFINE_SPINLOCK(planted_spin_inner);
+
+static __noinline void planted_spin_in_order(spinlock_t *a, spinlock_t *b)
+{
+	spin_lock(a);
+	spin_lock(b);
+	spin_unlock(b);
+	spin_unlock(a);
+}
+
+static __noinline int planted_spin_inversion(void)
+{
+	pr_info("selftest: planted_spin_outer, then planted_spin_inner\n");
+	planted_spin_in_order(&planted_spin_outer, &planted_spin_inner);
+	pr_info("selftest: planted_spin_inner, then planted_spin_outer\n");
+	planted_spin_in_order(&planted_spin_inner, &planted_spin_outer);
+	return selftest_fail("a spinlock inversion went unreported");
+}
+DEFINE_SELFTEST(spin_inversion, planted_spin_inversion);
+
 static __noinline struct page *planted_leaky_alloc(void)
 {
 	return alloc_page(GFP_KERNEL);
