@@ -303,10 +303,26 @@ DEFINE_SELFTEST(kmalloc_redzone, planted_kmalloc_redzone);
 
 static __noinline int planted_kmalloc_use_after_free(void)
 {
-	char *p = kmalloc(40, GFP_KERNEL), *again;
+	/* A neighbour in p's slab keeps the slab: with p alone in it,
+	 * kfree would give the slab's page back, and the write would fault
+	 * there (debug_pagealloc) instead of landing in a freed object. */
+	char *p = kmalloc(40, GFP_KERNEL), *again, *neighbour = NULL;
+	char *others[64];
+	int n = 0;
 
 	if (!p)
 		return selftest_fail("no memory");
+	while (n < 64 && (others[n] = kmalloc(40, GFP_KERNEL))) {
+		if (virt_to_page(others[n]) == virt_to_page(p)) {
+			neighbour = others[n];
+			break;
+		}
+		n++;
+	}
+	for (int i = 0; i < n; i++)	/* in other slabs */
+		kfree(others[i]);
+	if (!neighbour)
+		return selftest_fail("no second object in the slab of %p", p);
 	kfree(p);
 	pr_info("selftest: writing to kmalloc object %p after kfree\n", p);
 	p[8] = 1;
@@ -314,6 +330,7 @@ static __noinline int planted_kmalloc_use_after_free(void)
 	 * its slab the first with room: the same size takes it back. */
 	again = kmalloc(40, GFP_KERNEL);
 	kfree(again);
+	kfree(neighbour);
 	if (again != p)
 		return selftest_fail("kmalloc gave %p, not the freed %p", again,
 				     p);
