@@ -69,7 +69,7 @@ static DEFINE_SPINLOCK(zone_lock);
 #define PCP_HIGH (4 * PCP_BATCH)	/* a list this long gives a batch back */
 
 struct per_cpu_pages {
-	spinlock_t lock;	/* after zone_lock's place: taken first */
+	spinlock_t lock;	/* taken before zone_lock, never after */
 	int count;
 	struct list_head list;	/* hottest (last freed) first */
 } __attribute__((aligned(64)));	/* a cache line each */
