@@ -21,6 +21,7 @@
  */
 #include <fs/buffer_head.h>
 #include <kernel/errno.h>
+#include <kernel/printk.h>
 #include <kernel/fail_delay.h>
 #include <kernel/panic.h>
 #include <kernel/string.h>
@@ -153,6 +154,46 @@ next:
 }
 /* LAB buffer-heads: END */
 
+/*
+ * What __block_prepare_write promised, checked where its result is taken:
+ * a block the write covers only in part must hold the rest of its bytes,
+ * read from the disk (uptodate) or, new, zeroed (new). One that is
+ * neither was not read, or its read failed and the error was not
+ * returned: the write would put the bytes it never read back on the
+ * disk, over the file's data.
+ */
+static __cold __noreturn void partial_block_bug(struct page *page,
+		struct buffer_head *bh, unsigned int start, unsigned int from,
+		unsigned int to)
+{
+	printk(KERN_EMERG "BUG: __block_prepare_write returned 0 for bytes "
+	       "%u-%u of page %lu (inode %lu), and the block at bytes %u-%u, "
+	       "which the write covers only in part, is neither uptodate nor "
+	       "new: it was not read, or its read failed (return -EIO then); "
+	       "the bytes the write does not cover would go to the disk "
+	       "unread\n", from, to, page->index, page->mapping->host->i_ino,
+	       start, start + (unsigned int)bh->b_size);
+	dump_stack();
+	panic("__block_prepare_write left a partial block unread");
+}
+
+static void check_prepared_buffers(struct page *page, unsigned int from,
+				   unsigned int to)
+{
+	struct buffer_head *head = page_buffers(page), *bh = head;
+	unsigned int start = 0;
+
+	do {
+		unsigned int end = start + bh->b_size;
+		bool partial = (start < from && from < end) ||
+			       (start < to && to < end);
+
+		if (partial && !buffer_uptodate(bh) && !buffer_new(bh))
+			partial_block_bug(page, bh, start, from, to);
+		start = end;
+	} while ((bh = bh->b_this_page) != head);
+}
+
 int block_write_begin(struct file *file, struct address_space *mapping,
 		      loff_t pos, unsigned int len, unsigned int flags,
 		      struct page **pagep, void **fsdata,
@@ -169,6 +210,8 @@ int block_write_begin(struct file *file, struct address_space *mapping,
 	wait_on_page_writeback(page);
 	err = __block_prepare_write(mapping->host, page, from, from + len,
 				    get_block);
+	if (!err && page_has_buffers(page))
+		check_prepared_buffers(page, from, from + len);
 	if (err) {
 		unlock_page(page);
 		page_cache_release(page);
