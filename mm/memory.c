@@ -60,7 +60,10 @@
 
 pte_t vm_page_prot(unsigned long vm_flags)
 {
-	pte_t prot = _PAGE_PRESENT | _PAGE_USER;
+	/* Accessed from the start (nothing here asks it; Linux sets it
+	 * too): else the MMU writes it into the page table at the first
+	 * touch of every page, a slow store under QEMU. */
+	pte_t prot = _PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED;
 
 	/* PROT_NONE: x86 cannot forbid a user read of a present page but
 	 * by making it a supervisor page. It stays present for fork, zap,
@@ -68,7 +71,7 @@ pte_t vm_page_prot(unsigned long vm_flags)
 	 * (Linux keeps it not-present to the MMU, _PAGE_PROTNONE; here the
 	 * kernel's own copy_to_user to it is not refused, as Linux's is.) */
 	if (!(vm_flags & (VM_READ | VM_WRITE | VM_EXEC)))
-		return _PAGE_PRESENT | _PAGE_NX;
+		return _PAGE_PRESENT | _PAGE_ACCESSED | _PAGE_NX;
 	if (vm_flags & VM_WRITE)
 		prot |= _PAGE_RW;
 	if (!(vm_flags & VM_EXEC))
@@ -119,6 +122,12 @@ void do_set_pte(struct mm_struct *mm, pte_t *pte, struct page *page,
 	/* Atomic: a file page is mapped in many mm's, each under its own
 	 * page_table_lock, on several CPUs at once. */
 	__atomic_add_fetch(&page->_mapcount, 1, __ATOMIC_SEQ_CST);
+	/* An anonymous page mapped writable is dirty from the start (it is
+	 * never written back, so its dirty bit tells nothing): the first
+	 * store then needs no write of the bit into the PTE by the MMU. A
+	 * file page's dirty bit is its writeback's business: left alone. */
+	if ((prot & _PAGE_RW) && !page->mapping)
+		prot |= _PAGE_DIRTY;
 	*pte = page_to_phys(page) | prot;
 }
 

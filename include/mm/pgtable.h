@@ -21,9 +21,21 @@ typedef u64 pte_t;
 #define _PAGE_NX (1UL << 63)
 #define PTE_ADDR_MASK 0x000ffffffffff000UL
 
-#define PAGE_KERNEL (_PAGE_PRESENT | _PAGE_RW | _PAGE_GLOBAL | _PAGE_NX)
-#define PAGE_KERNEL_RO (_PAGE_PRESENT | _PAGE_GLOBAL | _PAGE_NX)
-#define PAGE_KERNEL_EXEC (_PAGE_PRESENT | _PAGE_GLOBAL)
+/*
+ * Accessed (and, where writable, dirty) from the start, as Linux's are:
+ * the kernel never asks these bits of its own mappings, and an entry
+ * without them costs the MMU a write into the page table at the first
+ * use (under QEMU, a slow-path store that also marks the page-table page
+ * in a dirty bitmap every CPU shares).
+ */
+#define PAGE_KERNEL (_PAGE_PRESENT | _PAGE_RW | _PAGE_ACCESSED | \
+		     _PAGE_DIRTY | _PAGE_GLOBAL | _PAGE_NX)
+#define PAGE_KERNEL_RO (_PAGE_PRESENT | _PAGE_ACCESSED | _PAGE_GLOBAL | \
+			_PAGE_NX)
+#define PAGE_KERNEL_EXEC (_PAGE_PRESENT | _PAGE_ACCESSED | _PAGE_GLOBAL)
+/* An entry of an upper level (a table of tables): allows everything, the
+ * leaf entry decides; accessed from the start too. */
+#define _PAGE_TABLE (_PAGE_PRESENT | _PAGE_RW | _PAGE_USER | _PAGE_ACCESSED)
 
 #define PGDIR_SHIFT 39
 #define PUD_SHIFT 30

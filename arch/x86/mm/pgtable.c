@@ -53,7 +53,7 @@ static pte_t *next_table(pte_t *entry, bool alloc)
 	 * allocation may have slept, and another task (a fork's kernel stack
 	 * in the same 2 MiB, a thread of this mm) installed a table here
 	 * meanwhile: then use that one (Linux's __pte_alloc). */
-	e = virt_to_phys(t) | _PAGE_PRESENT | _PAGE_RW | _PAGE_USER;
+	e = virt_to_phys(t) | _PAGE_TABLE;
 	seen = cmpxchg(entry, 0, e);
 	if (!seen)
 		return t;
@@ -164,7 +164,8 @@ static void map_direct(phys_addr_t end)
 		for (int i = 0; i < PTRS_PER_TABLE; i++)
 			pt[i] = (pa + i * PAGE_SIZE) | PAGE_KERNEL;
 		pmd[pt_index(va, PMD_SHIFT)] = virt_to_phys(pt) |
-					       _PAGE_PRESENT | _PAGE_RW;
+					       _PAGE_PRESENT | _PAGE_RW |
+					       _PAGE_ACCESSED;
 	}
 }
 
