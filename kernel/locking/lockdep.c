@@ -26,10 +26,14 @@
  *   orders are fixed-size tables, listed in /proc/lockdep; when one
  *   fills, the validator says so and stops learning.
  *
+ * - Spinlocks taken in an interrupt handler and elsewhere with interrupts
+ *   on (spin_irq_usage): the handler would spin for ever on the CPU that
+ *   holds the lock.
+ *
  * Roadmap: task names and the assertions; the held-lock stack; the order
  * graph (class_of, order_path, lock_order_check, the report); the
- * spinlocks (each CPU's stack, spin_order_check); /proc and the command
- * line.
+ * spinlocks (each CPU's stack, spin_irq_usage, spin_order_check); /proc
+ * and the command line.
  */
 #include <kernel/lockdep.h>
 #include <kernel/panic.h>
@@ -179,6 +183,10 @@ void __might_sleep_bug(const char *file, int line)
 struct lock_class {
 	const void *key;
 	const char *name;		/* of the first lock seen */
+	/* Spinlocks: where one of the class was first taken in an
+	 * interrupt handler, and first taken with interrupts on (0: not
+	 * yet). Both: an interrupt on a CPU holding it deadlocks there. */
+	unsigned long in_irq_ip, irqs_on_ip;
 };
 
 /* "from before to", and where it was first seen: from taken at from_ip,
@@ -425,6 +433,49 @@ static void spin_order_check(struct spin_stack *st, struct lockdep_map *m,
 	}
 }
 
+/*
+ * A class taken in an interrupt handler and, somewhere else, with
+ * interrupts on: on a CPU that holds it with interrupts on, an interrupt
+ * whose handler takes it spins for ever on its own CPU (Linux's
+ * "inconsistent {IN-HARDIRQ-W} -> {HARDIRQ-ON-W} usage"). The place that
+ * took it with interrupts on wants spin_lock_irqsave.
+ */
+static __cold __noreturn void irq_unsafe_bug(struct lockdep_map *m,
+					     const struct lock_class *c)
+{
+	console_loglevel = 15;
+	printk(KERN_EMERG "BUG: inconsistent lock usage: %s is taken in an "
+	       "interrupt handler (first at %pS) and with interrupts on (first "
+	       "at %pS): an interrupt that comes while this CPU holds it there "
+	       "spins for ever; take it with spin_lock_irqsave there\n",
+	       m->name, (void *)c->in_irq_ip, (void *)c->irqs_on_ip);
+	dump_stack();
+	panic("inconsistent lock usage: %s", m->name);
+}
+
+/* Note how m's class is taken now; report when both ways are seen. */
+static void spin_irq_usage(struct lockdep_map *m, unsigned long ip,
+			   bool irqs_were_on)
+{
+	int c = spin_class(m);
+	struct lock_class *lc;
+
+	if (c < 0)
+		return;
+	lc = &lock_classes[c];
+	if (in_interrupt()) {
+		if (!lc->in_irq_ip)
+			lc->in_irq_ip = ip;
+	} else if (irqs_were_on) {
+		if (!lc->irqs_on_ip)
+			lc->irqs_on_ip = ip;
+	} else {
+		return;
+	}
+	if (lc->in_irq_ip && lc->irqs_on_ip)
+		irq_unsafe_bug(m, lc);
+}
+
 void lockdep_spin_acquired(spinlock_t *l, unsigned long ip, bool check)
 {
 	unsigned long flags = local_irq_save();
@@ -432,6 +483,7 @@ void lockdep_spin_acquired(spinlock_t *l, unsigned long ip, bool check)
 
 	if (!st->busy && !oops_in_progress) {
 		st->busy = 1;
+		spin_irq_usage(&l->dep_map, ip, flags & X86_EFLAGS_IF);
 		if (check && st->depth)
 			spin_order_check(st, &l->dep_map, ip);
 		if (st->depth < MAX_LOCK_DEPTH)

@@ -213,6 +213,31 @@ static __noinline int planted_spin_inversion(void)
 }
 DEFINE_SELFTEST(spin_inversion, planted_spin_inversion);
 
+/* A lock an interrupt handler takes (here, as if in one: irq_enter),
+ * then taken with interrupts on: the second use is the mistake. */
+static DEFINE_SPINLOCK(planted_irq_lock);
+
+static __noinline void planted_irq_handler(void)
+{
+	unsigned long flags = local_irq_save();
+
+	irq_enter();
+	spin_lock(&planted_irq_lock);
+	spin_unlock(&planted_irq_lock);
+	irq_exit();
+	local_irq_restore(flags);
+}
+
+static __noinline int planted_irq_unsafe_lock(void)
+{
+	planted_irq_handler();
+	pr_info("selftest: planted_irq_lock with interrupts on\n");
+	spin_lock(&planted_irq_lock);
+	spin_unlock(&planted_irq_lock);
+	return selftest_fail("an irq-unsafe lock went unreported");
+}
+DEFINE_SELFTEST(irq_unsafe_lock, planted_irq_unsafe_lock);
+
 static __noinline struct page *planted_leaky_alloc(void)
 {
 	return alloc_page(GFP_KERNEL);
