@@ -96,13 +96,18 @@ __noinline void spin_lock_contended(spinlock_t *l, unsigned long ip)
 {
 	unsigned long caller = (unsigned long)__builtin_return_address(1);
 	u64 start = ktime_get_ns();
+	unsigned long flags;
 
 	do {
 		while (l->locked)
 			cpu_relax();
 	} while (!__spin_trylock(l));
+	/* An interrupt here whose handler waits at the same place would
+	 * wait for our claim of the entry to finish: none comes. */
+	flags = local_irq_save();
 	account(site_of(ip, caller ? caller : 1, (const void *)l),
 		ktime_get_ns() - start);
+	local_irq_restore(flags);
 }
 
 /* ---- /proc/lock_stat ----------------------------------------------------- */
