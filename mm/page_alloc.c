@@ -145,18 +145,13 @@ static struct page *expand(struct page *page, unsigned int low,
 }
 
 /* Take a block from the free lists, respecting the reserve. */
-static struct page *rmqueue(unsigned int order, bool use_reserve)
+/* A block of order from the smallest list that has one, split down;
+ * NULL when none. zone_lock held. */
+static struct page *__rmqueue(unsigned int order)
 {
-	struct page *page = NULL;
-	unsigned long flags;
-	unsigned int o;
+	for (unsigned int o = order; o < MAX_ORDER; o++) {
+		struct page *page;
 
-	spin_lock_irqsave(&zone_lock, flags);
-	if (!use_reserve && free_pages_count < MIN_FREE_PAGES + (1UL << order)) {
-		spin_unlock_irqrestore(&zone_lock, flags);
-		return NULL;
-	}
-	for (o = order; o < MAX_ORDER; o++) {
 		if (list_empty(&free_area[o].free_list))
 			continue;
 		page = list_first_entry(&free_area[o].free_list, struct page,
@@ -164,8 +159,19 @@ static struct page *rmqueue(unsigned int order, bool use_reserve)
 		del_from_free_list(page, o);
 		expand(page, order, o);
 		free_pages_count -= 1UL << order;
-		break;
+		return page;
 	}
+	return NULL;
+}
+
+static struct page *rmqueue(unsigned int order, bool use_reserve)
+{
+	struct page *page = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&zone_lock, flags);
+	if (use_reserve || free_pages_count >= MIN_FREE_PAGES + (1UL << order))
+		page = __rmqueue(order);
 	spin_unlock_irqrestore(&zone_lock, flags);
 	return page;
 }
@@ -178,19 +184,10 @@ static void pcp_refill(struct per_cpu_pages *p, int n)
 {
 	spin_lock(&zone_lock);
 	while (n-- > 0 && free_pages_count >= MIN_FREE_PAGES + PCP_BATCH) {
-		struct page *page = NULL;
+		struct page *page = __rmqueue(0);
 
-		for (unsigned int o = 0; o < MAX_ORDER && !page; o++) {
-			if (list_empty(&free_area[o].free_list))
-				continue;
-			page = list_first_entry(&free_area[o].free_list,
-						struct page, lru);
-			del_from_free_list(page, o);
-			expand(page, 0, o);
-		}
 		if (!page)
 			break;
-		free_pages_count--;
 		SetPagePcp(page);
 		list_add_tail(&page->lru, &p->list);
 		p->count++;

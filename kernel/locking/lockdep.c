@@ -32,7 +32,7 @@
  *
  * Roadmap: task names and the assertions; the held-lock stack; the order
  * graph (class_of, order_path, lock_order_check, the report); the
- * spinlocks (each CPU's stack, spin_irq_usage, spin_order_check); /proc
+ * spinlocks (each CPU's stack, spin_irq_usage); /proc
  * and the command line.
  */
 #include <kernel/lockdep.h>
@@ -100,21 +100,32 @@ void lock_acquired(struct lockdep_map *l, unsigned long ip)
 	t->lockdep_depth++;
 }
 
-/* Locks are often released out of order (rename): find l, close the gap. */
+/*
+ * Take l off a held-lock stack of *depth entries (a task's, or a CPU's
+ * spinlocks). Locks are often released out of order (rename): find l,
+ * close the gap. Not listed: one past the listed ones goes, if the stack
+ * overflowed (else l was taken while the validator stood aside).
+ */
+static void held_lock_remove(struct held_lock *held, int *depth,
+			     struct lockdep_map *l)
+{
+	int n = min(*depth, MAX_LOCK_DEPTH), i = n - 1;
+
+	while (i >= 0 && held[i].instance != l)
+		i--;
+	if (i >= 0) {
+		memmove(&held[i], &held[i + 1], (n - i - 1) * sizeof(held[0]));
+		(*depth)--;
+	} else if (*depth > MAX_LOCK_DEPTH) {
+		(*depth)--;
+	}
+}
+
 void lock_released(struct lockdep_map *l)
 {
 	struct task_struct *t = current;
-	int n = min(t->lockdep_depth, MAX_LOCK_DEPTH);
 
-	for (int i = n - 1; i >= 0; i--)
-		if (t->held_locks[i].instance == l) {
-			memmove(&t->held_locks[i], &t->held_locks[i + 1],
-				(n - i - 1) * sizeof(t->held_locks[0]));
-			t->lockdep_depth--;
-			return;
-		}
-	if (t->lockdep_depth > 0)	/* one past the listed ones */
-		t->lockdep_depth--;
+	held_lock_remove(t->held_locks, &t->lockdep_depth, l);
 }
 
 int lockdep_current_holds(struct lockdep_map *l)
@@ -339,39 +350,63 @@ static void learn_order(int a, int b, unsigned long a_ip, unsigned long b_ip)
 		(struct lock_order){ a, b, a_ip, b_ip };
 }
 
-static void lock_order_check_locked(struct lockdep_map *m, unsigned long ip)
-{
-	struct task_struct *t = current;
-	int n = min(t->lockdep_depth, MAX_LOCK_DEPTH), b;
-
-	if ((b = class_of(m)) < 0)
-		return;
-	for (int i = 0; i < n && lockdep_enabled; i++) {
-		const struct held_lock *h = &t->held_locks[i];
-		int a = class_of(h->instance);
-
-		/* Two locks of one class (two inodes' i_mutex) are ordered
-		 * by the code that takes them, not by their class. */
-		if (a < 0 || a == b || is_before(a, b))
-			continue;
-		if (order_path(b, a, NULL, NULL))
-			lock_inversion_bug(m, b, h, a, ip);
-		learn_order(a, b, h->acquire_ip, ip);
-	}
-}
-
 /* The class tables, the order graph and order_path's scratch arrays are
  * shared by every task: one at a time (a spinlock with no name: not
  * itself in the graph). */
 static spinlock_t graph_lock = SPIN_LOCK_UNLOCKED;
 
-void __lock_order_check(struct lockdep_map *m, unsigned long ip)
+/* The class of m, registered under graph_lock the first time. */
+static int lock_class_of(struct lockdep_map *m)
 {
 	unsigned long flags;
+	int c;
 
+	if (m->class)
+		return m->class - 1;
 	spin_lock_irqsave(&graph_lock, flags);
-	lock_order_check_locked(m, ip);
+	c = class_of(m);
 	spin_unlock_irqrestore(&graph_lock, flags);
+	return c;
+}
+
+/*
+ * m is taken at ip with the n locks of held held (a task's sleeping
+ * locks, or a CPU's spinlocks): each "held before m" order is known (a
+ * bit test, no lock), or learned under graph_lock after a look for the
+ * opposite path.
+ */
+static void check_lock_order(const struct held_lock *held, int n,
+			     struct lockdep_map *m, unsigned long ip)
+{
+	int b = lock_class_of(m);
+	unsigned long flags;
+
+	if (b < 0)
+		return;
+	n = min(n, MAX_LOCK_DEPTH);
+	for (int i = 0; i < n; i++) {
+		const struct held_lock *h = &held[i];
+		int a = lock_class_of(h->instance);
+
+		/* Two locks of one class (two inodes' i_mutex) are ordered
+		 * by the code that takes them, not by their class. */
+		if (a < 0 || a == b || is_before(a, b))
+			continue;
+		spin_lock_irqsave(&graph_lock, flags);
+		if (lockdep_enabled && !is_before(a, b)) {
+			if (order_path(b, a, NULL, NULL))
+				lock_inversion_bug(m, b, h, a, ip);
+			learn_order(a, b, h->acquire_ip, ip);
+		}
+		spin_unlock_irqrestore(&graph_lock, flags);
+	}
+}
+
+void __lock_order_check(struct lockdep_map *m, unsigned long ip)
+{
+	struct task_struct *t = current;
+
+	check_lock_order(t->held_locks, t->lockdep_depth, m, ip);
 }
 
 /* ---- spinlocks -------------------------------------------------------------- */
@@ -392,46 +427,6 @@ struct spin_stack {
 } __attribute__((aligned(64)));
 
 static struct spin_stack spin_stacks[NR_CPUS];
-
-/* The class of m, registered under graph_lock the first time. */
-static int spin_class(struct lockdep_map *m)
-{
-	unsigned long flags;
-	int c;
-
-	if (m->class)
-		return m->class - 1;
-	spin_lock_irqsave(&graph_lock, flags);
-	c = class_of(m);
-	spin_unlock_irqrestore(&graph_lock, flags);
-	return c;
-}
-
-/* m is taken at ip with st's locks held: each "held before m" order is
- * known, or learned after a look for the opposite path. */
-static void spin_order_check(struct spin_stack *st, struct lockdep_map *m,
-			     unsigned long ip)
-{
-	int n = min(st->depth, MAX_LOCK_DEPTH), b = spin_class(m);
-	unsigned long flags;
-
-	if (b < 0)
-		return;
-	for (int i = 0; i < n; i++) {
-		const struct held_lock *h = &st->held[i];
-		int a = spin_class(h->instance);
-
-		if (a < 0 || a == b || is_before(a, b))
-			continue;
-		spin_lock_irqsave(&graph_lock, flags);
-		if (!is_before(a, b)) {
-			if (order_path(b, a, NULL, NULL))
-				lock_inversion_bug(m, b, h, a, ip);
-			learn_order(a, b, h->acquire_ip, ip);
-		}
-		spin_unlock_irqrestore(&graph_lock, flags);
-	}
-}
 
 /*
  * A class taken in an interrupt handler and, somewhere else, with
@@ -457,7 +452,7 @@ static __cold __noreturn void irq_unsafe_bug(struct lockdep_map *m,
 static void spin_irq_usage(struct lockdep_map *m, unsigned long ip,
 			   bool irqs_were_on)
 {
-	int c = spin_class(m);
+	int c = lock_class_of(m);
 	struct lock_class *lc;
 
 	if (c < 0)
@@ -485,7 +480,8 @@ void lockdep_spin_acquired(spinlock_t *l, unsigned long ip, bool check)
 		st->busy = 1;
 		spin_irq_usage(&l->dep_map, ip, flags & X86_EFLAGS_IF);
 		if (check && st->depth)
-			spin_order_check(st, &l->dep_map, ip);
+			check_lock_order(st->held, st->depth, &l->dep_map,
+					 ip);
 		if (st->depth < MAX_LOCK_DEPTH)
 			st->held[st->depth] =
 				(struct held_lock){ &l->dep_map, ip };
@@ -501,23 +497,9 @@ void lockdep_spin_released(spinlock_t *l)
 {
 	unsigned long flags = local_irq_save();
 	struct spin_stack *st = &spin_stacks[smp_processor_id()];
-	int n = min(st->depth, MAX_LOCK_DEPTH);
 
-	if (!st->busy && !oops_in_progress) {
-		int i = n - 1;
-
-		while (i >= 0 && st->held[i].instance != &l->dep_map)
-			i--;
-		if (i == st->depth - 1) {
-			st->depth--;	/* the innermost: most releases */
-		} else if (i >= 0) {
-			memmove(&st->held[i], &st->held[i + 1],
-				(n - i - 1) * sizeof(st->held[0]));
-			st->depth--;
-		} else if (st->depth > MAX_LOCK_DEPTH) {
-			st->depth--;	/* one past the listed ones */
-		}
-	}
+	if (!st->busy && !oops_in_progress)
+		held_lock_remove(st->held, &st->depth, &l->dep_map);
 	local_irq_restore(flags);
 }
 
