@@ -21,9 +21,9 @@
 #include <kernel/sched.h>
 #include <kernel/sysrq.h>
 #include <kernel/time.h>
+#include <kernel/uart.h>
 #include <fs/proc_fs.h>
 
-#define UART_LSR_BI 0x10	/* a BREAK came; its byte is a NUL */
 #define SYSRQ_WINDOW (5 * HZ)	/* the key must follow the BREAK within */
 
 static u64 sysrq_until;	/* jiffies: after a BREAK, the next key's deadline */

@@ -52,7 +52,6 @@
 #define UART_IIR 2
 #define UART_IER_RDI 0x01	/* interrupt when a byte arrives */
 #define UART_IER_RLSI 0x04	/* and on a line status change: a BREAK */
-#define UART_LSR_DR 0x01	/* a byte is waiting in RBR */
 #define COM1_IRQ 4
 
 #define N_TTY_BUF_SIZE 4096	/* a power of two: indices wrap with & */
@@ -245,12 +244,18 @@ out:
 
 /* Each byte goes with the line status it was read with: a BREAK and
  * the key after it are SysRq's (kernel/sysrq.c), not input. */
+unsigned char com1_lsr_saved;
+
 static void uart_interrupt(int irq, void *data)
 {
 	int budget = 256;	/* a stuck UART must not wedge the CPU */
 	unsigned char lsr, c;
 
 	while (((lsr = inb(COM1 + UART_LSR)) & UART_LSR_DR) && budget--) {
+		/* A BREAK the console's transmitter read off the line
+		 * status belongs to the first byte read after it. */
+		lsr |= __atomic_exchange_n(&com1_lsr_saved, 0,
+					   __ATOMIC_RELAXED);
 		c = inb(COM1 + UART_RBR);
 		if (!sysrq_uart_rx(lsr, c))
 			tty_receive_char(c);

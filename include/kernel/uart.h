@@ -17,8 +17,29 @@
 #define UART_MCR 4
 #define UART_LSR 5
 #define UART_SCR 7	/* scratch: keeps what is written, if a UART is there */
+#define UART_LSR_DR 0x01	/* a byte to read */
+#define UART_LSR_BI 0x10	/* a BREAK came; its byte is a NUL */
 #define UART_LSR_THRE 0x20
 #define UART_LCR_DLAB 0x80
+
+/*
+ * Reading the line status clears its BREAK bit, whoever reads it: the
+ * transmitter's poll below would eat a BREAK that came while the console
+ * printed, and the receiver (drivers/tty/tty.c) would take the BREAK's
+ * NUL, and the SysRq key after it, for input. So a BREAK the poll sees on
+ * COM1 is kept here for the receiver (Linux's lsr_saved_flags).
+ */
+extern unsigned char com1_lsr_saved;
+
+static inline unsigned char uart_read_lsr(unsigned int port)
+{
+	unsigned char lsr = inb(port + UART_LSR);
+
+	if (port == COM1 && (lsr & UART_LSR_BI))
+		__atomic_or_fetch(&com1_lsr_saved, UART_LSR_BI,
+				  __ATOMIC_RELAXED);
+	return lsr;
+}
 
 /* One byte out once the transmitter is free; a missing UART must not
  * hang the kernel, so the wait is bounded. */
@@ -26,7 +47,7 @@ static inline void uart_putc(unsigned int port, char c)
 {
 	int spins = 100000;
 
-	while (!(inb(port + UART_LSR) & UART_LSR_THRE) && --spins)
+	while (!(uart_read_lsr(port) & UART_LSR_THRE) && --spins)
 		;
 	outb(port + UART_THR, c);
 }
