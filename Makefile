@@ -225,7 +225,7 @@ gdb: check-deps
 
 test: check-deps
 	@$(MAKE) --no-print-directory -j$$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1) all iso
-	@scripts/run-tests
+	@scripts/run-tests --show-failed
 
 # One lab (its list and its grade-also tests) when LAB or ./.lab names it.
 grade: check-deps
