@@ -38,6 +38,7 @@
  * kernel read or write of it faults at once, with the page's history.
  */
 #include <mm/gfp.h>
+#include <kernel/explore.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
 #include <kernel/spinlock.h>
@@ -476,6 +477,7 @@ void __free_pages(struct page *page, unsigned int order)
 	 * the file. Take it off, as Linux's __page_cache_release does. */
 	if (PageLRU(page))
 		lru_cache_del(page);
+	explore_page_freed(page);
 	if (unlikely(page_owner_on))
 		__page_owner_free(page, order, 1);	/* put_page's caller */
 	free_block(page, order, _RET_IP_);

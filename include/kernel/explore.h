@@ -96,4 +96,20 @@ static inline void explore_exit(void)
  * knowing i_size as it is now. */
 void explore_page_locked(void);
 
+/*
+ * Pages a task of the run removed from the page cache (a truncate) must
+ * all be free once the run's tasks have ended: one that is not was kept
+ * by a reference nobody dropped (a fault that retried and forgot its
+ * page). /proc/explore says how many ("kept N"), and the console which.
+ */
+struct page;
+void explore_page_removed(struct page *page);	/* delete_from_page_cache */
+void __explore_page_freed(struct page *page);
+
+static inline void explore_page_freed(struct page *page)
+{
+	if (unlikely(explore_active))
+		__explore_page_freed(page);
+}
+
 #endif

@@ -8,6 +8,9 @@
  *   __explore_point        count a point, hash it, maybe switch there
  *   explore_yield          (kernel/sched/core.c) the switch itself
  *   explore_panic_note     a panic names the schedule that led to it
+ *   explore_page_removed   pages the run's truncates removed, and
+ *   __explore_page_freed   which of them were freed: kept_pages counts
+ *                          the rest when the run's numbers are read
  *
  * One run at a time, on one CPU: the explorer is for one-CPU boots (with
  * several CPUs the racers would run side by side, and no schedule could
@@ -27,6 +30,8 @@
 #include <kernel/time.h>
 #include <asm/processor.h>
 #include <fs/proc_fs.h>
+#include <mm/mm.h>
+#include <mm/mmdebug.h>
 
 #define EXPLORE_MAX_SWITCHES 8
 /* A run is a few hundred points; one that passes this many is a task
@@ -38,6 +43,8 @@
  * is no point to switch at). */
 #define EXPLORE_MAX_TICKS (10 * HZ)
 #define FD_EXPLORE_BIT (1UL << 63)	/* in fail_delay_armed: see below */
+/* Pages a run removes from the page cache: a truncate of a few pages. */
+#define EXPLORE_MAX_REMOVED 32
 
 bool explore_active;
 unsigned long explore_seq;	/* the run's number */
@@ -50,6 +57,11 @@ static struct explore_run {
 	int switches, missed;	/* done, and asked where nobody could run */
 	int ntasks;		/* explored tasks so far */
 	bool trace;		/* log every point */
+	/* Removed from the page cache by the run, not freed yet; a
+	 * kept page is told once (the run's numbers are read again). */
+	struct page *removed[EXPLORE_MAX_REMOVED];
+	int nremoved;
+	bool kept_told;
 } run;
 
 static const char *const kind_names[] = {
@@ -190,13 +202,70 @@ void explore_panic_note(void)
 	printk(KERN_CONT ", at point %lu\n", run.points);
 }
 
+/*
+ * A task of the run removed page from the page cache. Called before the
+ * cache's reference is dropped, so that its free is seen. (One CPU: an
+ * interrupt that frees a page is the only other writer.)
+ */
+void explore_page_removed(struct page *page)
+{
+	unsigned long flags;
+
+	if (!explore_current())
+		return;
+	flags = local_irq_save();
+	if (run.nremoved < EXPLORE_MAX_REMOVED)
+		run.removed[run.nremoved++] = page;
+	local_irq_restore(flags);
+}
+
+/* The last reference to page went (__free_pages). */
+void __explore_page_freed(struct page *page)
+{
+	unsigned long flags = local_irq_save();
+
+	for (int i = 0; i < run.nremoved; i++)
+		if (run.removed[i] == page) {
+			run.removed[i] = run.removed[--run.nremoved];
+			break;
+		}
+	local_irq_restore(flags);
+}
+
+/*
+ * The pages the run removed that are still held. Read when the run's
+ * tasks have ended (the test program reads its numbers after reaping
+ * them): nobody may hold a page the file no longer has. The first time,
+ * each is shown with its history (page_owner: with page_owner=refs, the
+ * reference that was never dropped).
+ */
+static int kept_pages(void)
+{
+	int n = run.nremoved;
+
+	if (n && !run.kept_told) {
+		run.kept_told = true;
+		for (int i = 0; i < n; i++) {
+			pr_warn("explore: run %lu removed page pfn %#lx (index "
+				"%lu) from the page cache, and it is still "
+				"held after the run's tasks ended: a reference "
+				"that was never dropped\n", explore_seq,
+				page_to_pfn(run.removed[i]),
+				run.removed[i]->index);
+			dump_page(run.removed[i], "kept after the run");
+		}
+	}
+	return n;
+}
+
 static int explore_show(struct seq_file *m, void *data)
 {
 	seq_printf(m, "run %lu %s points %lu hash %016llx switches %d "
-		   "missed %d unreached %d tasks %d schedule ", explore_seq,
-		   explore_active ? "active" : "ended", run.points,
-		   (unsigned long long)run.hash, run.switches, run.missed,
-		   run.nsched - run.next, run.ntasks);
+		   "missed %d kept %d unreached %d tasks %d schedule ",
+		   explore_seq, explore_active ? "active" : "ended",
+		   run.points, (unsigned long long)run.hash, run.switches,
+		   run.missed, kept_pages(), run.nsched - run.next,
+		   run.ntasks);
 	if (!run.nsched)
 		seq_puts(m, "none");
 	for (int i = 0; i < run.nsched; i++)
@@ -266,6 +335,8 @@ static int explore_write(const char *buf, size_t len, void *data)
 	run.hash = 0xcbf29ce484222325ULL;
 	run.switches = run.missed = 0;
 	run.trace = trace;
+	run.nremoved = 0;
+	run.kept_told = false;
 	explore_seq++;
 	run.ntasks = 1;
 	current->explore_run = explore_seq;

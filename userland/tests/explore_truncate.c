@@ -25,14 +25,27 @@
  *   - and the kernel stays silent: its checkers panic on a page returned
  *     by ->fault that left the file, and, under the explorer, on a page
  *     past i_size or a SIGBUS inside it that i_size at the page lock
- *     does not explain (mm/memory.c, explore_check_fault).
+ *     does not explain (mm/memory.c, explore_check_fault);
+ *   - every page the cutter removed from the file is free once both
+ *     children are reaped (/proc/explore's "kept": a reference kept).
  * Cases: boundary (cut to LAST, regrow), partial (cut inside the last
  * page, regrow), shrink (cut inside the first page, stay short): the
  * race lab's, run when no -c is given. The same three with a store as
  * A's first access (store-boundary, store-partial, store-shrink: a
  * page_mkwrite against the truncate, lab mkwrite, on a disk), and with B
  * forked first, so that one switch puts A's fault inside the truncate
- * (cutfirst-boundary, cutfirst-shrink). Before each case one run that
+ * (cutfirst-boundary, cutfirst-shrink). And one of another shape,
+ * grow-store (lab mkwrite, pagecache_isize_extended): the file is
+ * GROW_FROM bytes, its first page mapped writable (the parent's store
+ * at byte 0 ran page_mkwrite before the run); B, forked first, grows it
+ * to 3 pages while A stores 'Z' (the probe's byte) at PAST_EOF, past the old EOF in the
+ * same page, through the PTE it inherited. The growth must write-protect
+ * the page before it zeroes the old tail: a store between the two stays,
+ * without a fault, in a block that has no disk block, and writeback
+ * drops it (msync says EIO). The store reads back as zero if it came
+ * before the growth, as 'Z' if after, either during it; msync and fsync
+ * succeed. It means something only with blocks smaller than a page (a
+ * 1 KiB-block disk). Before each case one run that
  * does not count brings the caches to the state every later run sees.
  *
  * Usage:
@@ -77,6 +90,8 @@
 #define CUT 100
 #define FILE_NAME "explore.dat"
 #define MAX_DEPTH 3
+#define GROW_FROM 1124	/* grow-store: EOF inside the second 1 KiB block */
+#define PAST_EOF 3000	/* ... and A's store: its page, its fourth block */
 
 struct race_case {
 	const char *name;
@@ -85,20 +100,23 @@ struct race_case {
 	int store;	/* A's first access is a store ('Z'), not a load */
 	int cutter_first;	/* B runs first, A once B sleeps or yields */
 	int by_default;	/* run without -c (the race lab's three) */
+	int grow;	/* grow-store: B grows the file, A stores past EOF */
 };
 
 static const struct race_case cases[] = {
-	{ "boundary", LAST, 1, 0, 0, 1 },
-	{ "partial", LAST + CUT, 1, 0, 0, 1 },
-	{ "shrink", CUT, 0, 0, 0, 1 },
+	{ "boundary", LAST, 1, 0, 0, 1, 0 },
+	{ "partial", LAST + CUT, 1, 0, 0, 1, 0 },
+	{ "shrink", CUT, 0, 0, 0, 1, 0 },
 	/* A store first: page_mkwrite against the truncate (lab mkwrite). */
-	{ "store-boundary", LAST, 1, 1, 0, 0 },
-	{ "store-partial", LAST + CUT, 1, 1, 0, 0 },
-	{ "store-shrink", CUT, 0, 1, 0, 0 },
+	{ "store-boundary", LAST, 1, 1, 0, 0, 0 },
+	{ "store-partial", LAST + CUT, 1, 1, 0, 0, 0 },
+	{ "store-shrink", CUT, 0, 1, 0, 0, 0 },
 	/* The truncate first: a fault inside it with one switch
 	 * (the order of the truncate's own steps, lab truncate-new). */
-	{ "cutfirst-boundary", LAST, 1, 0, 1, 0 },
-	{ "cutfirst-shrink", CUT, 0, 0, 1, 0 },
+	{ "cutfirst-boundary", LAST, 1, 0, 1, 0, 0 },
+	{ "cutfirst-shrink", CUT, 0, 0, 1, 0, 0 },
+	/* A store past EOF while the file grows (lab mkwrite). */
+	{ "grow-store", GROW_FROM, 0, 1, 1, 0, 1 },
 };
 #define NCASES (int)(sizeof(cases) / sizeof(cases[0]))
 
@@ -115,6 +133,7 @@ struct shared {
 struct run {
 	unsigned long points, hash;
 	int switches, missed;
+	int kept;	/* pages the run removed from the cache, still held */
 	char why[200];	/* empty: the run passed */
 };
 
@@ -150,13 +169,14 @@ static char load(volatile char *p, volatile int *signo)
 	return byte;
 }
 
-static int make_file(void)
+static int make_file(const struct race_case *c)
 {
 	static char buf[NPAGES * PAGE];
 	int fd = open(FILE_NAME, O_CREAT | O_RDWR | O_TRUNC, 0644);
+	size_t size = c->grow ? GROW_FROM : sizeof(buf);
 
 	memset(buf, 'r', sizeof(buf));
-	if (fd < 0 || pwrite(fd, buf, sizeof(buf), 0) != (ssize_t)sizeof(buf))
+	if (fd < 0 || pwrite(fd, buf, size, 0) != (ssize_t)size)
 		return -1;
 	/* Nothing dirty when the run starts (on a disk): the flusher, which
 	 * wakes when its timer says, then has nothing to lock, and cannot
@@ -174,6 +194,12 @@ static void faulter(const struct race_case *c, volatile char *map,
 	char byte;
 
 	sh->before = sh->phase;
+	if (c->grow) {	/* the store past EOF, and nothing after it */
+		sh->sig1 = probe_store((void *)(map + PAST_EOF), &f) ?
+				f.signo : 0;
+		sh->after = sh->phase;
+		_exit(0);
+	}
 	if (c->store)
 		sh->sig1 = probe_store((void *)(map + LAST), &f) ? f.signo : 0;
 	else
@@ -190,7 +216,7 @@ static void faulter(const struct race_case *c, volatile char *map,
 static void cutter(const struct race_case *c, int fd, int done_fd)
 {
 	sh->phase = 1;
-	sh->cut_rc = ftruncate(fd, c->cut);
+	sh->cut_rc = ftruncate(fd, c->grow ? NPAGES * PAGE : c->cut);
 	sh->phase = 2;
 	if (c->regrow) {
 		sh->phase = 3;
@@ -246,9 +272,48 @@ static const char *shown(int v)
 	return buf[i];
 }
 
+/* Judge a grow-store run (see the top): fill r->why, or leave it empty. */
+static void judge_grow(int fd, volatile char *map, struct run *r)
+{
+	static char back[NPAGES * PAGE];
+	int want = sh->after == 0 ? 0 : sh->before >= 2 ? 'Z' : -1;
+	int got = (unsigned char)map[PAST_EOF];
+	long bad = -1;
+
+	if (sh->sig1) {
+		snprintf(r->why, sizeof(r->why), "the store past EOF got %s",
+			 strsignal(sh->sig1));
+	} else if (want != -1 && got != want) {
+		snprintf(r->why, sizeof(r->why), "the store %s the growth "
+			 "reads %s through the mapping, want %s",
+			 want ? "after" : "before", shown(got), shown(want));
+	} else if (got && got != 'Z') {
+		snprintf(r->why, sizeof(r->why), "byte %d reads %s through "
+			 "the mapping", PAST_EOF, shown(got));
+	} else if (msync((void *)map, PAGE, MS_SYNC) || fsync(fd)) {
+		snprintf(r->why, sizeof(r->why), "msync or fsync failed (%s): "
+			 "the store during the growth (%s in the page) was "
+			 "left where the file has no disk block",
+			 strerror(errno), shown(got));
+	} else if (pread(fd, back, sizeof(back), 0) != (ssize_t)sizeof(back)) {
+		snprintf(r->why, sizeof(r->why), "pread of the grown file "
+			 "failed");
+	} else {
+		for (long i = GROW_FROM; i < (long)sizeof(back) && bad < 0; i++)
+			if (back[i] != (i == PAST_EOF ? got : 0))
+				bad = i;
+		if (back[0] != 'b' || bad >= 0)
+			snprintf(r->why, sizeof(r->why), "the file (pread) "
+				 "holds %s at byte %ld, the mapping %s",
+				 shown(bad < 0 ? back[0] : back[bad]),
+				 bad < 0 ? 0 : bad, shown(bad < 0 ? 'b' :
+				 bad == PAST_EOF ? got : 0));
+	}
+}
+
 /* Judge a run: fill r->why, or leave it empty. */
-static void judge(const struct race_case *c, int fd, int st_a, int st_b,
-		  struct run *r)
+static void judge(const struct race_case *c, int fd, volatile char *map,
+		  int st_a, int st_b, struct run *r)
 {
 	int got1 = sh->sig1 ? -1 : c->store ? 'Z' : (unsigned char)sh->v1;
 	int got2 = sh->sig2 ? -1 : (unsigned char)sh->v2;
@@ -271,6 +336,8 @@ static void judge(const struct race_case *c, int fd, int st_a, int st_b,
 			 "status 0x%x, cutter 0x%x)", st_a, st_b);
 	} else if (sh->cut_rc || (c->regrow && sh->grow_rc)) {
 		snprintf(r->why, sizeof(r->why), "ftruncate failed");
+	} else if (c->grow) {
+		judge_grow(fd, map, r);
 	} else if ((sh->sig1 && sh->sig1 != SIGBUS) ||
 		   (sh->sig2 && sh->sig2 != SIGBUS)) {
 		snprintf(r->why, sizeof(r->why), "a load got %s",
@@ -330,8 +397,10 @@ static int explore_start(const char *sched, int trace)
 }
 
 /* The run's numbers, then end it. /proc/explore says
- * "run R active points P hash H switches S missed M ...", as it was
- * when opened: open it afresh. */
+ * "run R active points P hash H switches S missed M kept K ...", as it
+ * was when opened: open it afresh. Read once both racers are reaped:
+ * K, the pages the run removed from the page cache that something still
+ * holds, must then be 0. */
 static int explore_stop(struct run *r)
 {
 	char buf[256];
@@ -344,8 +413,8 @@ static int explore_stop(struct run *r)
 		return -1;
 	buf[n] = 0;
 	if (sscanf(buf, "run %*u %*s points %lu hash %lx switches %d "
-		   "missed %d", &r->points, &r->hash, &r->switches,
-		   &r->missed) != 4)
+		   "missed %d kept %d", &r->points, &r->hash, &r->switches,
+		   &r->missed, &r->kept) != 5)
 		return -1;
 	return explore_write("end\n");
 }
@@ -355,7 +424,7 @@ static int explore_stop(struct run *r)
 static int run_one(const struct race_case *c, const char *sched, int trace,
 		   struct run *r)
 {
-	int fd = make_file(), done[2], st_a = 0, st_b = 0;
+	int fd = make_file(c), done[2], st_a = 0, st_b = 0;
 	volatile char *map;
 	pid_t a, b = -1;
 
@@ -366,6 +435,10 @@ static int run_one(const struct race_case *c, const char *sched, int trace,
 		   fd, 0);
 	if (map == MAP_FAILED)
 		return -1;
+	/* grow-store: page_mkwrite before the run, and a writable PTE
+	 * for A to inherit (fork copies a shared mapping's PTEs). */
+	if (c->grow)
+		map[0] = 'b';
 	memset((void *)sh, 0, sizeof(*sh));
 	if (explore_fd >= 0 && explore_start(sched, trace)) {
 		diag("explore: schedule \"%s\" refused: %s", sched,
@@ -393,7 +466,13 @@ static int run_one(const struct race_case *c, const char *sched, int trace,
 	waitpid(b, &st_b, 0);
 	if (explore_fd >= 0 && explore_stop(r))
 		return -1;
-	judge(c, fd, st_a, st_b, r);
+	judge(c, fd, map, st_a, st_b, r);
+	if (!r->why[0] && r->kept)
+		snprintf(r->why, sizeof(r->why), "%d page%s the truncate "
+			 "removed from the file %s still held after the run: "
+			 "a reference never dropped (the console says which)",
+			 r->kept, r->kept == 1 ? "" : "s",
+			 r->kept == 1 ? "is" : "are");
 	munmap((void *)map, NPAGES * PAGE);
 	close(done[0]);
 	close(done[1]);
