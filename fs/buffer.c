@@ -31,6 +31,7 @@
 #include <kernel/errno.h>
 #include <kernel/panic.h>
 #include <kernel/printk.h>
+#include <kernel/sched.h>
 #include <kernel/string.h>
 #include <kernel/wait.h>
 #include <mm/filemap.h>
@@ -97,6 +98,8 @@ int submit_bh(enum req_op op, struct buffer_head *bh)
 	set_buffer_req(bh);
 	if (op == REQ_OP_WRITE)
 		clear_buffer_write_io_error(bh);
+	else if (unlikely(current->new_blocks))
+		check_new_block_read(bh);
 	bio = bio_alloc(bh->b_bdev, 1, op, GFP_KERNEL);
 	if (!bio) {	/* only where we may not wait for the bio reserve */
 		pr_err("buffer: %s: no memory for a bio: block %lu fails\n",

@@ -24,6 +24,7 @@
 #include <kernel/printk.h>
 #include <kernel/fail_delay.h>
 #include <kernel/panic.h>
+#include <kernel/sched.h>
 #include <kernel/string.h>
 #include <mm/filemap.h>
 #include <mm/mmap.h>
@@ -177,6 +178,41 @@ static __cold __noreturn void partial_block_bug(struct page *page,
 	panic("__block_prepare_write left a partial block unread");
 }
 
+/* The allocator gave current blocks first..first+count-1 (see
+ * <fs/buffer_head.h>): kept while block_write_begin watches. */
+void note_new_blocks(unsigned long first, unsigned long count)
+{
+	struct new_blocks_watch *w = current->new_blocks;
+
+	if (w && w->n < NEW_BLOCKS_WATCHED) {
+		w->first[w->n] = first;
+		w->count[w->n++] = count;
+	}
+}
+
+static __cold __noreturn void new_block_read_bug(struct buffer_head *bh,
+					      struct new_blocks_watch *w)
+{
+	printk(KERN_EMERG "BUG: a read of block %lu, which get_block %ps "
+	       "allocated for this write just now: the disk holds a removed "
+	       "file's bytes there. get_block must set_buffer_new() on a "
+	       "block it allocates, and __block_prepare_write zero what the "
+	       "write does not cover instead of reading it\n",
+	       (unsigned long)bh->b_blocknr, w->get_block);
+	buffer_bug(bh, "read of a block just allocated");
+}
+
+/* submit_bh, before a read: not one of the blocks just allocated. */
+void check_new_block_read(struct buffer_head *bh)
+{
+	struct new_blocks_watch *w = current->new_blocks;
+
+	for (int i = 0; i < w->n; i++)
+		if (bh->b_blocknr >= w->first[i] &&
+		    bh->b_blocknr - w->first[i] < w->count[i])
+			new_block_read_bug(bh, w);
+}
+
 static void check_prepared_buffers(struct page *page, unsigned int from,
 				   unsigned int to)
 {
@@ -200,6 +236,7 @@ int block_write_begin(struct file *file, struct address_space *mapping,
 		      get_block_t *get_block)
 {
 	unsigned int from = pos & ~PAGE_MASK;
+	struct new_blocks_watch watch = { .get_block = get_block };
 	struct page *page;
 	int err;
 
@@ -208,8 +245,10 @@ int block_write_begin(struct file *file, struct address_space *mapping,
 		return -ENOMEM;
 	/* Writeback of the old contents must end before they change. */
 	wait_on_page_writeback(page);
+	current->new_blocks = &watch;
 	err = __block_prepare_write(mapping->host, page, from, from + len,
 				    get_block);
+	current->new_blocks = NULL;
 	if (!err && page_has_buffers(page))
 		check_prepared_buffers(page, from, from + len);
 	if (err) {

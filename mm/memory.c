@@ -84,6 +84,21 @@ static struct page *pte_page(pte_t pte)
 	return pfn_to_page((pte & PTE_ADDR_MASK) >> PAGE_SHIFT);
 }
 
+/* do_set_pte was handed a page nobody wrote since it was allocated. */
+static __cold __noreturn void unwritten_page_bug(struct page *page,
+						 void *caller)
+{
+	printk(KERN_EMERG "BUG: %ps maps pfn %#lx, a new anonymous page "
+	       "that nobody has written since alloc_page: every byte still "
+	       "holds the poison of its last free. A demand-zero page must "
+	       "be allocated zeroed (__GFP_ZERO); a copy-on-write copy must "
+	       "be filled from the old page before it is mapped\n", caller,
+	       page_to_pfn(page));
+	dump_page(page, "mapped unwritten");
+	dump_stack();
+	panic("%ps maps a page it never wrote", caller);
+}
+
 /*
  * Map page at the empty PTE pte of mm with protection bits prot, under
  * mm->page_table_lock (checked). Every PTE that maps a page is set here,
@@ -119,6 +134,12 @@ void do_set_pte(struct mm_struct *mm, pte_t *pte, struct page *page,
 	lockdep_assert_held(&mm->page_table_lock);
 	if (unlikely(*pte & _PAGE_PRESENT))	/* would leak the old page */
 		set_pte_over_present(pte, page, __builtin_return_address(0));
+	/* A new anonymous page, mapped for the first time (demand-zero, or
+	 * a copy-on-write copy), was written since alloc_page: zeroed or
+	 * copied into. Two words say it was not; then the whole page. */
+	if (!page->mapping && page->_mapcount < 0 &&
+	    unlikely(page_never_written(page)))
+		unwritten_page_bug(page, __builtin_return_address(0));
 	/* Atomic: a file page is mapped in many mm's, each under its own
 	 * page_table_lock, on several CPUs at once. */
 	__atomic_add_fetch(&page->_mapcount, 1, __ATOMIC_SEQ_CST);

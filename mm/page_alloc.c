@@ -348,6 +348,24 @@ static __cold __noreturn void poison_bug(struct page *page, unsigned int off)
 	panic("page poison overwritten: pfn 0x%lx", page_to_pfn(page));
 }
 
+/*
+ * Does page still hold its last free's poison in every byte? Then nobody
+ * has written it since alloc_page gave it out (mm/memory.c asks before
+ * it maps a new anonymous page). False with page_poison=off.
+ */
+bool page_never_written(struct page *page)
+{
+	const u64 *w = page_address(page);
+	const u64 want = 0x0101010101010101ULL * PAGE_POISON;
+
+	if (!page_poisoning || w[0] != want || w[PAGE_SIZE / 8 - 1] != want)
+		return false;
+	for (unsigned int i = 1; i < PAGE_SIZE / 8 - 1; i++)
+		if (w[i] != want)
+			return false;
+	return true;
+}
+
 static void check_poison(struct page *page)
 {
 	const u64 *w = page_address(page);

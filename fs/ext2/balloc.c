@@ -154,6 +154,7 @@ out:
 	*count = run;
 	if (!block)
 		return 0;
+	note_new_blocks(block, run);	/* never to be read: fs/buffer_write.c */
 	inode->i_blocks += run << (sb->s_blocksize_bits - 9);
 	mark_inode_dirty(inode);
 	return block;

@@ -135,6 +135,22 @@ static inline void map_bh(struct buffer_head *bh, struct super_block *sb,
 }
 
 /*
+ * A block get_block allocates holds what the disk last held there (a
+ * removed file's bytes): it must come back BH_New, and never be read.
+ * block_write_begin watches the blocks the file system's allocator hands
+ * out meanwhile (note_new_blocks, from ext2_new_blocks); submit_bh
+ * refuses to read one of them.
+ */
+#define NEW_BLOCKS_WATCHED 4
+struct new_blocks_watch {
+	void *get_block;	/* the file system's, for the report */
+	int n;
+	unsigned long first[NEW_BLOCKS_WATCHED], count[NEW_BLOCKS_WATCHED];
+};
+void note_new_blocks(unsigned long first, unsigned long count);
+void check_new_block_read(struct buffer_head *bh);	/* submit_bh */
+
+/*
  * A file system's block mapping: map file block iblock of inode into bh
  * (map_bh), or leave bh unmapped for a hole. With create, allocate a
  * block for a hole and set BH_New. 0 or -errno (-ENOSPC, -EIO).

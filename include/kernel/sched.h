@@ -31,6 +31,7 @@ struct mm_struct;
 struct files_struct;
 struct fs_struct;
 struct pt_regs;
+struct new_blocks_watch;
 
 #define TASK_COMM_LEN 16
 /* task->exit_state */
@@ -109,6 +110,10 @@ struct task_struct {
 	 * mapped: truncate_setsize checks the unmap dropped their map
 	 * counts (mm/truncate.c). NULL outside truncate_setsize. */
 	struct truncate_watch *truncate_watch;
+	/* Blocks the file system allocated for this task while
+	 * block_write_begin prepared a page: none may be read from the
+	 * disk (fs/buffer_write.c). NULL elsewhere. */
+	struct new_blocks_watch *new_blocks;
 	int exit_state;
 	pid_t pid;	/* the thread id (gettid) */
 	pid_t tgid;	/* the process id (getpid): the leader's pid */

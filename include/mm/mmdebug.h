@@ -15,6 +15,8 @@
 struct page;
 
 void dump_page(const struct page *page, const char *reason);
+/* Every byte still the poison of its last free (mm/page_alloc.c). */
+bool page_never_written(struct page *page);
 __cold __noreturn void bad_page(const struct page *page, const char *reason);
 __cold __noreturn void vm_bug_page(const struct page *page, const char *cond,
 				   const char *file, int line);
