@@ -23,6 +23,10 @@
  *					write itself faults)
  *	selftest=read_after_free	a byte read from a page after its
  *					last put_page (debug_pagealloc)
+ *	selftest=pagecache_use_after_free
+ *					a page-cache page read through a
+ *					stale pointer after a truncate
+ *					removed it (debug_pagealloc)
  *	selftest=lock_inversion		two mutexes taken in one order, then
  *					in the other (by one task: no
  *					deadlock happens, the order says
@@ -38,11 +42,13 @@
  *					needs it (boot with smp 2)
  */
 #include <asm/tlbflush.h>
+#include <fs/fs.h>
 #include <kernel/lockdep.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
 #include <kernel/selftest.h>
 #include <kernel/smp.h>
+#include <kernel/string.h>
 #include <kernel/time.h>
 #include <mm/filemap.h>
 #include <mm/mmap.h>
@@ -285,6 +291,45 @@ static __noinline int planted_read_after_free(void)
 	return selftest_fail("a read after free went unreported");
 }
 DEFINE_SELFTEST(read_after_free, planted_read_after_free);
+
+/*
+ * A page-cache page kept by address after the truncate that removed it
+ * (a struct page * or a pointer into it held across truncate_inode_pages,
+ * without a reference): the truncate's put_page was its last, the page
+ * left the direct map, and the read faults at once, with the page's
+ * history, which says the truncate freed it. The file is a bare inode of
+ * no file system: a mapping and its page.
+ */
+static __noinline int planted_pagecache_use_after_free(void)
+{
+	struct inode *inode = kzalloc(sizeof(*inode), GFP_KERNEL);
+	const volatile char *p;
+	struct page *page;
+
+	if (!inode)
+		return selftest_fail("no memory");
+	if (!debug_pagealloc)
+		return selftest_fail("debug_pagealloc is off");
+	mutex_init(&inode->i_mutex);
+	address_space_init_once(&inode->i_data, inode);
+	inode->i_mapping = &inode->i_data;
+	page = find_or_create_page(inode->i_mapping, 0, GFP_KERNEL);
+	if (!page)
+		return selftest_fail("no page");
+	memset(page_address(page), 'x', PAGE_SIZE);
+	SetPageUptodate(page);
+	unlock_page(page);
+	p = page_address(page);
+	page_cache_release(page);	/* the cache's reference is the last */
+	mutex_lock(&inode->i_mutex);
+	truncate_inode_pages(inode->i_mapping, 0);
+	mutex_unlock(&inode->i_mutex);
+	pr_info("selftest: reading page-cache page %p after a truncate "
+		"removed it\n", page);
+	(void)p[128];
+	return selftest_fail("a read of a truncated page went unreported");
+}
+DEFINE_SELFTEST(pagecache_use_after_free, planted_pagecache_use_after_free);
 
 static __noinline int planted_write_after_free(void)
 {
