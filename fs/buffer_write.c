@@ -202,11 +202,14 @@ static __cold __noreturn void new_block_read_bug(struct buffer_head *bh,
 	buffer_bug(bh, "read of a block just allocated");
 }
 
-/* submit_bh, before a read: not one of the blocks just allocated. */
+/* submit_bh, before a read: not one of the blocks just allocated, into
+ * the page being prepared. */
 void check_new_block_read(struct buffer_head *bh)
 {
 	struct new_blocks_watch *w = current->new_blocks;
 
+	if (bh->b_page != w->page)
+		return;
 	for (int i = 0; i < w->n; i++)
 		if (bh->b_blocknr >= w->first[i] &&
 		    bh->b_blocknr - w->first[i] < w->count[i])
@@ -245,6 +248,7 @@ int block_write_begin(struct file *file, struct address_space *mapping,
 		return -ENOMEM;
 	/* Writeback of the old contents must end before they change. */
 	wait_on_page_writeback(page);
+	watch.page = page;
 	current->new_blocks = &watch;
 	err = __block_prepare_write(mapping->host, page, from, from + len,
 				    get_block);

@@ -139,10 +139,13 @@ static inline void map_bh(struct buffer_head *bh, struct super_block *sb,
  * removed file's bytes): it must come back BH_New, and never be read.
  * block_write_begin watches the blocks the file system's allocator hands
  * out meanwhile (note_new_blocks, from ext2_new_blocks); submit_bh
- * refuses to read one of them.
+ * refuses to read one of them into the page being prepared. (An
+ * indirect block allocated for an earlier buffer of the page may be
+ * read back, rightly: written out and evicted meanwhile.)
  */
 #define NEW_BLOCKS_WATCHED 4
 struct new_blocks_watch {
+	struct page *page;	/* the page block_write_begin prepares */
 	void *get_block;	/* the file system's, for the report */
 	int n;
 	unsigned long first[NEW_BLOCKS_WATCHED], count[NEW_BLOCKS_WATCHED];
