@@ -9,8 +9,9 @@
  *   explore_yield          (kernel/sched/core.c) the switch itself
  *   explore_panic_note     a panic names the schedule that led to it
  *   explore_page_removed   pages the run's truncates removed, and
- *   __explore_page_freed   which of them were freed: kept_pages counts
- *                          the rest when the run's numbers are read
+ *   __explore_page_freed   which of them were freed; the rest are
+ *                          "kept" in the run's numbers, and shown when
+ *                          the run ends (report_kept_pages)
  *
  * One run at a time, on one CPU: the explorer is for one-CPU boots (with
  * several CPUs the racers would run side by side, and no schedule could
@@ -57,11 +58,9 @@ static struct explore_run {
 	int switches, missed;	/* done, and asked where nobody could run */
 	int ntasks;		/* explored tasks so far */
 	bool trace;		/* log every point */
-	/* Removed from the page cache by the run, not freed yet; a
-	 * kept page is told once (the run's numbers are read again). */
+	/* Removed from the page cache by the run, not freed yet. */
 	struct page *removed[EXPLORE_MAX_REMOVED];
 	int nremoved;
-	bool kept_told;
 } run;
 
 static const char *const kind_names[] = {
@@ -233,29 +232,21 @@ void __explore_page_freed(struct page *page)
 }
 
 /*
- * The pages the run removed that are still held. Read when the run's
- * tasks have ended (the test program reads its numbers after reaping
- * them): nobody may hold a page the file no longer has. The first time,
- * each is shown with its history (page_owner: with page_owner=refs, the
- * reference that was never dropped).
+ * At the end of a run (its tasks reaped: the test program reads the
+ * run's numbers, "kept N", and then ends it), nobody may hold a page the
+ * file no longer has: each one still held is shown with its history
+ * (page_owner; with page_owner=refs, the reference never dropped).
  */
-static int kept_pages(void)
+static void report_kept_pages(void)
 {
-	int n = run.nremoved;
-
-	if (n && !run.kept_told) {
-		run.kept_told = true;
-		for (int i = 0; i < n; i++) {
-			pr_warn("explore: run %lu removed page pfn %#lx (index "
-				"%lu) from the page cache, and it is still "
-				"held after the run's tasks ended: a reference "
-				"that was never dropped\n", explore_seq,
-				page_to_pfn(run.removed[i]),
-				run.removed[i]->index);
-			dump_page(run.removed[i], "kept after the run");
-		}
+	for (int i = 0; i < run.nremoved; i++) {
+		pr_warn("explore: run %lu removed page pfn %#lx (index %lu) "
+			"from the page cache, and it is still held after the "
+			"run's tasks ended: a reference that was never "
+			"dropped\n", explore_seq, page_to_pfn(run.removed[i]),
+			run.removed[i]->index);
+		dump_page(run.removed[i], "kept after the run");
 	}
-	return n;
 }
 
 static int explore_show(struct seq_file *m, void *data)
@@ -264,7 +255,7 @@ static int explore_show(struct seq_file *m, void *data)
 		   "missed %d kept %d unreached %d tasks %d schedule ",
 		   explore_seq, explore_active ? "active" : "ended",
 		   run.points, (unsigned long long)run.hash, run.switches,
-		   run.missed, kept_pages(), run.nsched - run.next,
+		   run.missed, run.nremoved, run.nsched - run.next,
 		   run.ntasks);
 	if (!run.nsched)
 		seq_puts(m, "none");
@@ -308,6 +299,8 @@ static int explore_write(const char *buf, size_t len, void *data)
 	if (end > buf && end[-1] == '\n')
 		end--;
 	if (end - buf == 3 && !strncmp(buf, "end", 3)) {
+		if (explore_active)
+			report_kept_pages();
 		explore_stop();
 		return 0;
 	}
@@ -336,7 +329,6 @@ static int explore_write(const char *buf, size_t len, void *data)
 	run.switches = run.missed = 0;
 	run.trace = trace;
 	run.nremoved = 0;
-	run.kept_told = false;
 	explore_seq++;
 	run.ntasks = 1;
 	current->explore_run = explore_seq;
