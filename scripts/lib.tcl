@@ -220,6 +220,14 @@ proc pl_boot_argv {boot disks dir} {
 		error "no kernel at $kernel (run make first)"
 	}
 	set argv [list $bin {*}[pl_qemu_machine [dict get $boot smp]]]
+	# A test boot needs none of QEMU's default devices (the VGA card, the
+	# empty CD-ROM and floppy): without them QEMU starts in about 60 ms
+	# less CPU time, some 30 s over make test's boots. (make run keeps
+	# them, for a window; a GRUB ISO boot too, whose firmware wants the
+	# VGA card and whose disc is the default CD drive.)
+	if {[dict get $boot mode] ne "iso"} {
+		lappend argv -nodefaults
+	}
 	lappend argv {*}[pl_qemu_boot_args [dict get $boot mode] $kernel \
 	    [dict get $boot cmdline] $initrd $dir/grub.iso]
 	foreach d $disks {
