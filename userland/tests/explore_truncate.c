@@ -38,15 +38,16 @@
  * grow-store (lab mkwrite, pagecache_isize_extended): the file is
  * GROW_FROM bytes, its first page mapped writable (the parent's store
  * at byte 0 ran page_mkwrite before the run); B, forked first, grows it
- * to 3 pages while A stores 'Z' (the probe's byte) at PAST_EOF, past the old EOF in the
- * same page, through the PTE it inherited. The growth must write-protect
- * the page before it zeroes the old tail: a store between the two stays,
- * without a fault, in a block that has no disk block, and writeback
- * drops it (msync says EIO). The store reads back as zero if it came
- * before the growth, as 'Z' if after, either during it; msync and fsync
- * succeed. It means something only with blocks smaller than a page (a
- * 1 KiB-block disk). Before each case one run that
- * does not count brings the caches to the state every later run sees.
+ * to 3 pages while A stores 'Z' (the probe's byte) at PAST_EOF, past
+ * the old EOF in the same page, through the PTE it inherited. The
+ * growth must write-protect the page before it zeroes the old tail: a
+ * store between the two stays, without a fault, in a block that has no
+ * disk block, and writeback drops it (msync says EIO). The store reads
+ * back as zero if it came before the growth, as 'Z' if after, either
+ * during it; msync and fsync succeed. It means something only with
+ * blocks smaller than a page (a 1 KiB-block disk). Before each case one
+ * run that does not count brings the caches to the state every later
+ * run sees.
  *
  * Usage:
  *   explore_truncate [-c CASE[,CASE...]|all] [-k K]
