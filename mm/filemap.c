@@ -224,8 +224,7 @@ void delete_from_page_cache(struct page *page)
 	 * no longer part of the file. */
 	page->mapping = NULL;
 	spin_unlock_irqrestore(&mapping->tree_lock, flags);
-	if (unlikely(explore_active))
-		explore_page_removed(page);	/* it must be freed by the end */
+	explore_page_removed(page);	/* it must be freed by the end */
 	page_cache_release(page);
 }
 

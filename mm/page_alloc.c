@@ -348,34 +348,42 @@ static __cold __noreturn void poison_bug(struct page *page, unsigned int off)
 	panic("page poison overwritten: pfn 0x%lx", page_to_pfn(page));
 }
 
+#define POISON_WORD (0x0101010101010101ULL * PAGE_POISON)
+
+/* The first 8-byte word of page that is not all poison, or -1. */
+static long first_unpoisoned_word(struct page *page)
+{
+	const u64 *w = page_address(page);
+
+	for (unsigned int i = 0; i < PAGE_SIZE / 8; i++)
+		if (w[i] != POISON_WORD)
+			return i;
+	return -1;
+}
+
 /*
  * Does page still hold its last free's poison in every byte? Then nobody
  * has written it since alloc_page gave it out (mm/memory.c asks before
- * it maps a new anonymous page). False with page_poison=off.
+ * it maps a new anonymous page). False with page_poison=off. The first
+ * and last words answer for almost every page; the rest only then.
  */
 bool page_never_written(struct page *page)
 {
 	const u64 *w = page_address(page);
-	const u64 want = 0x0101010101010101ULL * PAGE_POISON;
 
-	if (!page_poisoning || w[0] != want || w[PAGE_SIZE / 8 - 1] != want)
-		return false;
-	for (unsigned int i = 1; i < PAGE_SIZE / 8 - 1; i++)
-		if (w[i] != want)
-			return false;
-	return true;
+	return page_poisoning && w[0] == POISON_WORD &&
+	       w[PAGE_SIZE / 8 - 1] == POISON_WORD &&
+	       first_unpoisoned_word(page) < 0;
 }
 
 static void check_poison(struct page *page)
 {
-	const u64 *w = page_address(page);
-	const u64 want = 0x0101010101010101ULL * PAGE_POISON;
+	long i = first_unpoisoned_word(page);
 
-	for (unsigned int i = 0; i < PAGE_SIZE / 8; i++)
-		if (unlikely(w[i] != want))
-			for (unsigned int b = i * 8; ; b++)
-				if (((const u8 *)w)[b] != PAGE_POISON)
-					poison_bug(page, b);
+	if (unlikely(i >= 0))
+		for (unsigned int b = i * 8; ; b++)
+			if (((const u8 *)page_address(page))[b] != PAGE_POISON)
+				poison_bug(page, b);
 }
 
 struct page *alloc_pages(gfp_t gfp, unsigned int order)

@@ -103,9 +103,17 @@ void explore_page_locked(void);
  * page). /proc/explore says how many ("kept N"), and the console which.
  */
 struct page;
-void explore_page_removed(struct page *page);	/* delete_from_page_cache */
+void __explore_page_removed(struct page *page);
 void __explore_page_freed(struct page *page);
 
+/* delete_from_page_cache, before the cache's reference goes. */
+static inline void explore_page_removed(struct page *page)
+{
+	if (unlikely(explore_active))
+		__explore_page_removed(page);
+}
+
+/* __free_pages, at the last reference. */
 static inline void explore_page_freed(struct page *page)
 {
 	if (unlikely(explore_active))

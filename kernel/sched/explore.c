@@ -206,7 +206,7 @@ void explore_panic_note(void)
  * cache's reference is dropped, so that its free is seen. (One CPU: an
  * interrupt that frees a page is the only other writer.)
  */
-void explore_page_removed(struct page *page)
+void __explore_page_removed(struct page *page)
 {
 	unsigned long flags;
 
