@@ -24,7 +24,12 @@
  * the task is switched out with a chance of 1 in N even when nobody asked
  * (a pseudo-random choice from SEED), so the window just after every
  * spinlock section is tried again and again. A test setting, for finding
- * races, as Linux's CONFIG_PREEMPT with a very fast tick would be.
+ * races, as Linux's CONFIG_PREEMPT with a very fast tick would be. Every
+ * might_sleep() is such a point too, as it is a voluntary one in Linux's
+ * CONFIG_PREEMPT_VOLUNTARY: a window between an unlocked look and the
+ * lock that confirms it often holds nothing but an allocation, whose
+ * might_sleep is then its only point (a fault that allocates its page
+ * before it takes page_table_lock).
  *
  * The count also feeds the checks:
  *	might_sleep()	at the top of anything that can sleep (mutex_lock,
@@ -104,10 +109,15 @@ void preempt_schedule(void);	/* switch if allowed and asked */
 /* kernel/locking/lockdep.c: the report; it panics. */
 __cold __noreturn void __might_sleep_bug(const char *file, int line);
 
+/* kernel/sched/core.c: preempt_stress's chance at a might_sleep(). */
+void preempt_stress_point(void);
+
 #define might_sleep()                                                   \
 	do {                                                            \
 		if (unlikely(in_atomic()))                              \
 			__might_sleep_bug(__FILE__, __LINE__);          \
+		if (unlikely(preempt_hooks & PREEMPT_HOOK_STRESS))      \
+			preempt_stress_point();                         \
 	} while (0)
 
 /* A point where a long kernel loop gives the CPU away if it is wanted

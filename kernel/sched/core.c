@@ -419,6 +419,14 @@ void __sched preempt_schedule_irq(void)
 		__schedule(true);
 }
 
+/* From might_sleep() under preempt_stress: the caller may sleep here,
+ * so it may as well be switched out (interrupts off: early boot). */
+void __sched preempt_stress_point(void)
+{
+	if (preempt_full && !irqs_disabled() && stress_switch())
+		__schedule(true);
+}
+
 void __sched cond_resched(void)
 {
 	if (need_resched() && !preempt_count())

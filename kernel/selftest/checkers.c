@@ -15,6 +15,9 @@
  *					nobody holds
  *	selftest=mmap_lock_recursion	mmap_read_lock twice by one task
  *	selftest=sleep_under_spinlock	mutex_lock with a spinlock held
+ *	selftest=alloc_under_spinlock	alloc_page(GFP_KERNEL) with a
+ *					spinlock held (it may reclaim, so
+ *					sleep: reported even when it does not)
  *	selftest=lock_held_to_user	a mutex left locked; init's first
  *					return to user space finds it
  *	selftest=write_after_free	a byte written to a page after its
@@ -166,6 +169,20 @@ static __noinline int planted_sleep_under_spinlock(void)
 	return selftest_fail("might_sleep under a spinlock went unreported");
 }
 DEFINE_SELFTEST(sleep_under_spinlock, planted_sleep_under_spinlock);
+
+static __noinline int planted_alloc_under_spinlock(void)
+{
+	struct page *page;
+
+	pr_info("selftest: alloc_page(GFP_KERNEL) with a spinlock held\n");
+	spin_lock(&planted_spinlock);
+	page = alloc_page(GFP_KERNEL);
+	spin_unlock(&planted_spinlock);
+	if (page)
+		put_page(page);
+	return selftest_fail("GFP_KERNEL under a spinlock went unreported");
+}
+DEFINE_SELFTEST(alloc_under_spinlock, planted_alloc_under_spinlock);
 
 /* Passes itself: the report comes when init first enters user space. */
 static __noinline int planted_lock_held_to_user(void)
