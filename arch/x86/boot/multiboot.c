@@ -52,6 +52,9 @@ static void add_region(u64 base, u64 size, u32 type)
 {
 	struct boot_region *r;
 
+	/* An empty entry says nothing (qboot's map ends with one). */
+	if (!size)
+		return;
 	if (boot_info.nr_regions == BOOT_MAX_REGIONS) {
 		pr_warn("boot: memory map has more than %d entries; rest ignored\n",
 			BOOT_MAX_REGIONS);
