@@ -420,7 +420,8 @@ void __sched preempt_schedule_irq(void)
 }
 
 /* From might_sleep() under preempt_stress: the caller may sleep here,
- * so it may as well be switched out (interrupts off: early boot). */
+ * so it may as well be switched out; not with interrupts off (early
+ * boot allocates so), where it could not be. */
 void __sched preempt_stress_point(void)
 {
 	if (preempt_full && !irqs_disabled() && stress_switch())
