@@ -392,11 +392,7 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 		       (current->flags & PF_MEMALLOC);
 	struct page *page;
 
-	/* An allocation that may reclaim may sleep: never under a spinlock
-	 * or in an interrupt, even on the runs where memory is plentiful
-	 * (Linux's might_alloc). */
-	if (gfp & __GFP_RECLAIM)
-		might_sleep();
+	might_alloc(gfp);
 	if (order >= MAX_ORDER)
 		return NULL;
 	/* /proc/fail/alloc_reclaim: reclaim everything it can now, as the

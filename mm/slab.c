@@ -150,11 +150,9 @@ void *kmalloc(size_t size, gfp_t gfp)
 	unsigned long flags;
 	void *obj;
 
-	/* As in alloc_pages: an allocation that may need a new slab, and so
-	 * may reclaim, may sleep; checked at every call, not only at the
-	 * rare one that needs the page. */
-	if (gfp & __GFP_RECLAIM)
-		might_sleep();
+	/* At every call, not only at the rare one that needs a new slab
+	 * page (whose alloc_page checks again). */
+	might_alloc(gfp);
 	if (!c)
 		return large_alloc(size, gfp);
 	spin_lock_irqsave(&slab_lock, flags);

@@ -2,6 +2,7 @@
 #ifndef _MM_GFP_H
 #define _MM_GFP_H
 
+#include <kernel/preempt.h>
 #include <mm/mm.h>
 
 typedef unsigned int gfp_t;
@@ -20,6 +21,16 @@ typedef unsigned int gfp_t;
 #define MIN_FREE_PAGES 128
 
 #define MAX_ORDER 11	/* blocks of 1 .. 1024 pages (4 MiB) */
+
+/* An allocation that may reclaim may sleep: never under a spinlock or in
+ * an interrupt, even on the calls where memory is plentiful and it does
+ * not (Linux's might_alloc; alloc_pages and kmalloc call it). A macro, so
+ * that the report names the allocator's line, not this one. */
+#define might_alloc(gfp)                                                \
+	do {                                                            \
+		if ((gfp) & __GFP_RECLAIM)                              \
+			might_sleep();                                  \
+	} while (0)
 
 struct page *alloc_pages(gfp_t gfp, unsigned int order);
 void __free_pages(struct page *page, unsigned int order);
