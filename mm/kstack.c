@@ -236,6 +236,19 @@ void free_kernel_stack(void *stack)
 	spin_unlock_irqrestore(&kstack_lock, flags);
 }
 
+/* Pages of the stacks allocated and not yet freed (lazy ones included):
+ * the page audit's "kstacks". */
+unsigned long kstack_pages(void)
+{
+	unsigned long flags, n = 0;
+
+	spin_lock_irqsave(&kstack_lock, flags);
+	for (long i = 0; i < KSTACK_SLOTS; i++)
+		n += !!test_bit(i, slot_used);
+	spin_unlock_irqrestore(&kstack_lock, flags);
+	return n * KSTACK_PAGES;
+}
+
 bool in_kstack_guard(unsigned long addr)
 {
 	return addr >= KSTACK_START &&

@@ -29,7 +29,8 @@
  * /proc/page_owner explains a leak: write "CLASS SEQ" (CLASS other,
  * mapped or pagecache, as /proc/pagecheck counts them; SEQ an alloc_seq
  * from /proc/pagecheck) and read which allocation stacks the pages of that
- * class allocated since SEQ come from, most pages first.
+ * class allocated since SEQ come from, most pages first, leaving out the
+ * reader's own kernel stack and page tables.
  *
  * Cost: a stack walk and a hash per allocation and free, and
  * with page_owner=refs per reference too, which makes a read fault on a
@@ -43,11 +44,15 @@
 #include <mm/pagecheck.h>
 #include <mm/memblock.h>
 #include <mm/mm.h>
+#include <mm/mm_types.h>
+#include <mm/mmap_lock.h>
+#include <mm/pgtable.h>
 #include <fs/proc_fs.h>
 #include <kernel/errno.h>
 #include <kernel/init.h>
 #include <kernel/param.h>
 #include <kernel/printk.h>
+#include <kernel/sched.h>
 #include <kernel/string.h>
 
 #define PAGE_OWNER_REFS 8
@@ -277,33 +282,107 @@ static void show_group(struct seq_file *m, const struct group *g,
 	seq_printf(m, "%s\n", l.n ? "" : "none recorded");
 }
 
-static void report(struct seq_file *m, const struct owner_query *q)
-{
-	struct group g[GROUPS];
-	unsigned int n = 0;
-	unsigned long ungrouped = 0;
+/*
+ * The reader's own pages: a leak check runs after the programs, in a
+ * process of its own made since the snapshot, so its kernel stack and
+ * page tables are "other" pages allocated since, and would be listed
+ * beside the leak (the check counts the same pages for the process that
+ * took the snapshot, so they cancel in its counts, not here).
+ */
+#define OWN_MAX 64
 
+struct own_pages {
+	unsigned long pfn[OWN_MAX];
+	int n;
+};
+
+static void own_add(struct own_pages *o, unsigned long pfn)
+{
+	if (o->n < OWN_MAX)
+		o->pfn[o->n++] = pfn;
+}
+
+static void own_tables(struct own_pages *o, pte_t *table, int level,
+		       int entries)
+{
+	own_add(o, virt_to_phys(table) >> PAGE_SHIFT);
+	for (int i = 0; level > 1 && i < entries; i++)
+		if ((table[i] & _PAGE_PRESENT) && !(table[i] & _PAGE_PSE))
+			own_tables(o, pte_table(table[i]), level - 1,
+				   PTRS_PER_TABLE);
+}
+
+/* Caller holds current->mm's mmap lock, if it has an mm. */
+static void own_collect(struct own_pages *o)
+{
+	for (unsigned long i = 0; i < THREAD_SIZE / PAGE_SIZE; i++) {
+		pte_t *pte = lookup_pte(init_pgd, (unsigned long)current->stack
+					+ i * PAGE_SIZE, false);
+
+		if (pte && (*pte & _PAGE_PRESENT))
+			own_add(o, (*pte & PTE_ADDR_MASK) >> PAGE_SHIFT);
+	}
+	if (current->mm)
+		own_tables(o, current->mm->pgd, 4, PTRS_PER_TABLE / 2);
+}
+
+static bool own_page(const struct own_pages *o, unsigned long pfn)
+{
+	for (int i = 0; i < o->n; i++)
+		if (o->pfn[i] == pfn)
+			return true;
+	return false;
+}
+
+static unsigned int group_scan(struct group *g, const struct owner_query *q,
+			       unsigned long *ungrouped)
+{
+	struct own_pages own = { .n = 0 };
+	struct mm_struct *mm = current->mm;
+	unsigned int n = 0;
+
+	if (mm)
+		mmap_read_lock(mm);
+	own_collect(&own);
 	for (unsigned long pfn = 0; pfn < max_pfn; pfn++)
 		if (page_class(pfn_to_page(pfn)) == q->class &&
 		    (s32)(owners[pfn].alloc_seq - q->since) > 0 &&
-		    !group_add(g, &n, pfn))
-			ungrouped++;
+		    !own_page(&own, pfn) && !group_add(g, &n, pfn))
+			(*ungrouped)++;
+	if (mm)
+		mmap_read_unlock(mm);
+	return n;
+}
+
+#define GROUPS_SHOWN 6
+
+static void report(struct seq_file *m, const struct owner_query *q)
+{
+	struct group g[GROUPS];
+	unsigned long ungrouped = 0, more = 0;
+	unsigned int n = group_scan(g, q, &ungrouped);
+
 	/* Most pages first: the leak is usually the biggest group. */
-	for (unsigned int shown = 0; shown < 3 && shown < n; shown++) {
+	for (unsigned int shown = 0; shown < n; shown++) {
 		unsigned int best = shown;
 
 		for (unsigned int i = shown + 1; i < n; i++)
 			if (g[i].pages > g[best].pages)
 				best = i;
 		swap(g[shown], g[best]);
-		show_group(m, &g[shown], q);
+		if (shown < GROUPS_SHOWN)
+			show_group(m, &g[shown], q);
+		else
+			more += g[shown].pages;
 	}
 	if (!n)
 		seq_printf(m, "page_owner: no %s page allocated since the "
-			   "snapshot is still held\n", class_names[q->class]);
-	if (ungrouped)
+			   "snapshot is still held (not counting the reader's "
+			   "own stack and page tables)\n",
+			   class_names[q->class]);
+	if (more + ungrouped)
 		seq_printf(m, "page_owner: and %lu more, from other places\n",
-			   ungrouped);
+			   more + ungrouped);
 }
 
 static int page_owner_show(struct seq_file *m, void *data)

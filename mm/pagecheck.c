@@ -22,6 +22,10 @@
  *   other      in use and none of the above: page tables, kernel stacks,
  *              buffers, and leaked pages (a page truncated from the page
  *              cache but never freed lands here)
+ *   pgtables   of "other": the page tables of every process's user half,
+ *              its top-level table included (Linux's PageTables line in
+ *              /proc/meminfo)
+ *   kstacks    of "other": kernel stacks' pages (Linux's KernelStack)
  *   alloc_seq  page allocations so far: /proc/page_owner names where the
  *              pages of a class allocated after a snapshot came from
  *
@@ -44,21 +48,26 @@
 struct page_audit {
 	unsigned long user_ptes, page_maps;
 	unsigned long free, pagecache, slab, mapped, other;
+	unsigned long pgtables, kstacks;	/* parts of other */
 };
 
-/* Present leaf entries below a table of the given level (4: pgd). */
-static unsigned long count_ptes(pte_t *table, int level, int entries)
+/* Present leaf entries below a table of the given level (4: pgd); the
+ * tables below it are added to a->pgtables. */
+static unsigned long count_ptes(struct page_audit *a, pte_t *table,
+				int level, int entries)
 {
 	unsigned long n = 0;
 
 	for (int i = 0; i < entries; i++) {
 		if (!(table[i] & _PAGE_PRESENT))
 			continue;
-		if (level == 1)
+		if (level == 1) {
 			n++;
-		else if (!(table[i] & _PAGE_PSE))
-			n += count_ptes(pte_table(table[i]), level - 1,
+		} else if (!(table[i] & _PAGE_PSE)) {
+			a->pgtables++;
+			n += count_ptes(a, pte_table(table[i]), level - 1,
 					PTRS_PER_TABLE);
+		}
 	}
 	return n;
 }
@@ -85,7 +94,9 @@ static void audit_ptes(struct page_audit *a)
 		if (!t->mm || audited_before(t->mm, n) || n == KSTACK_SLOTS)
 			continue;
 		audited[n++] = t->mm;
-		a->user_ptes += count_ptes(t->mm->pgd, 4, PTRS_PER_TABLE / 2);
+		a->pgtables++;	/* the pgd */
+		a->user_ptes += count_ptes(a, t->mm->pgd, 4,
+					   PTRS_PER_TABLE / 2);
 	}
 }
 
@@ -118,11 +129,14 @@ static int pagecheck_show(struct seq_file *m, void *data)
 
 	audit_ptes(&a);
 	audit_pages(&a);
+	a.kstacks = kstack_pages();
 	smp_unpark_others(flags);
 	kstack_purge_release();
 	seq_printf(m, "user_ptes %lu\npage_maps %lu\nfree %lu\npagecache %lu\n"
-		   "slab %lu\nmapped %lu\nother %lu\n", a.user_ptes,
-		   a.page_maps, a.free, a.pagecache, a.slab, a.mapped, a.other);
+		   "slab %lu\nmapped %lu\nother %lu\npgtables %lu\n"
+		   "kstacks %lu\n", a.user_ptes, a.page_maps, a.free,
+		   a.pagecache, a.slab, a.mapped, a.other, a.pgtables,
+		   a.kstacks);
 	/* The allocations so far: a leak check asks /proc/page_owner about
 	 * the pages allocated after its first snapshot. */
 	seq_printf(m, "alloc_seq %u\n", page_owner_alloc_seq());

@@ -17,6 +17,8 @@ void kstack_purge(void);
  * for the page audit, which must not count a purge half done. */
 void kstack_purge_hold(void);
 void kstack_purge_release(void);
+/* Pages held by kernel stacks now (the page audit's count). */
+unsigned long kstack_pages(void);
 /* Is addr in the guard below some kernel stack? (The double-fault
  * handler asks, to say "stack overflow".) */
 bool in_kstack_guard(unsigned long addr);

@@ -10,6 +10,8 @@
  *   4. getppid() in the child is the parent's pid
  *   5. vfork + _exit, vfork + execve
  *   6. wait4 with no children left fails with ECHILD
+ *   7. 200 children alive at once (each a kernel stack: pagelab's stack
+ *      slots once held 64, since its bit operations read one word only)
  * The program re-executes itself as "--exit N" to be its own exec target,
  * so it needs no other file in the image.
  */
@@ -210,18 +212,49 @@ static void test_vfork(void)
 	   status);
 }
 
+#define MANY 200
+
+/* MANY children, each blocked reading a pipe until all exist. */
+static void test_many_alive(void)
+{
+	int fds[2], made = 0, clean = 0, status;
+	pid_t pid;
+
+	if (!ok(pipe(fds) == 0, "pipe for the crowd works"))
+		return;
+	for (; made < MANY; made++) {
+		char c;
+
+		pid = fork();
+		if (pid < 0)
+			break;
+		if (pid == 0) {
+			close(fds[1]);
+			_exit(read(fds[0], &c, 1) == 0 ? 0 : 1);
+		}
+	}
+	ok(made == MANY, "%d children alive at once (fork failed at %d: %s)",
+	   MANY, made, made == MANY ? "-" : strerror(errno));
+	close(fds[0]);
+	close(fds[1]);		/* end of file: every child exits */
+	while ((pid = wait4(-1, &status, 0, NULL)) > 0)
+		clean += WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	ok(clean == made, "all %d exited 0 (%d did)", made, clean);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--exit") == 0)
 		return atoi(argv[2]);
 	alarm(30);
 	find_self(argv[0]);
-	plan(22);
+	plan(25);
 	test_exit_codes();
 	test_signal_deaths();
 	test_exec_missing();
 	test_getppid();
 	test_vfork();
+	test_many_alive();
 	is_errno(wait4(-1, NULL, 0, NULL), ECHILD,
 		 "wait4 with no children left fails with ECHILD");
 	return done_testing();
