@@ -83,8 +83,17 @@ static void send_pdeath_signal(struct task_struct *c, struct task_struct *t)
 	group_send_sig_info(c->pdeath_signal, &info, c);
 }
 
-/* Children of a dying process (t: its leader) become init's, zombies
- * included. */
+static void process_dead(struct task_struct *leader);
+
+/*
+ * Children of a dying process (t: its leader) become init's, zombies
+ * included. A zombie whose process is over was announced to t, which
+ * will never reap it: init hears of it now, as if it had just died
+ * (SIGCHLD, or freed at once if init ignores SIGCHLD). A wake-up alone
+ * reaches only a wait4 in progress; an init asleep until SIGCHLD kept
+ * the zombie, and its kernel stack, until something else woke it
+ * (Linux: reparent_leader). Tasklist lock held.
+ */
 static void reparent_children(struct task_struct *t)
 {
 	struct task_struct *init = find_task_by_pid(1), *c, *tmp;
@@ -98,6 +107,8 @@ static void reparent_children(struct task_struct *t)
 		list_del(&c->sibling);
 		c->parent = init;
 		list_add_tail(&c->sibling, &init->children);
+		if (c->exit_state == EXIT_ZOMBIE && thread_group_empty(c))
+			process_dead(c);
 	}
 	if (!list_empty(&init->children))
 		wake_up(&init->wait_chldexit);
