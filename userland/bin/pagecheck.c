@@ -103,6 +103,19 @@ static void explain(const char *class, long since)
 		fputs(text, stdout);
 }
 
+/* "PID (NAME) STATE PPID ..." as "PID (NAME) STATE, parent PPID". */
+static void print_process(const char *stat, int self)
+{
+	const char *end = strrchr(stat, ')');
+	char state = '?';
+	int ppid = -1;
+
+	if (!end || sscanf(end + 1, " %c %d", &state, &ppid) != 2)
+		return;
+	printf("pagecheck: alive: %.*s %c, parent %d%s\n", (int)(end + 1 - stat),
+	       stat, state, ppid, self ? " (this audit)" : "");
+}
+
 /* The processes alive now, one line each (/proc/PID/stat: pid, name,
  * state, parent), this one marked: with a leak, the first suspect is a
  * process that is still running or not yet reaped. */
@@ -120,9 +133,7 @@ static void list_processes(void)
 		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
 		if (slurp(path, stat, sizeof(stat)))
 			continue;
-		stat[strcspn(stat, "\n")] = 0;
-		printf("pagecheck: alive: %.60s%s\n", stat,
-		       atoi(e->d_name) == getpid() ? " (this audit)" : "");
+		print_process(stat, atoi(e->d_name) == getpid());
 	}
 	closedir(d);
 }
