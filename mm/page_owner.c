@@ -289,7 +289,7 @@ static void show_group(struct seq_file *m, const struct group *g,
  * beside the leak (the check counts the same pages for the process that
  * took the snapshot, so they cancel in its counts, not here).
  */
-#define OWN_MAX 64
+#define OWN_MAX 64	/* a small program's: pagecheck has ten */
 
 struct own_pages {
 	unsigned long pfn[OWN_MAX];

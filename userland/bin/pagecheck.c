@@ -88,7 +88,7 @@ static long get(const struct audit *a, const char *key)
  * (/proc/page_owner, mm/page_owner.c): its lines, as they are. */
 static void explain(const char *class, long since)
 {
-	char req[64], text[4096];
+	char req[64], text[16384];
 	int fd = open("/proc/page_owner", O_WRONLY);
 
 	if (fd < 0)
