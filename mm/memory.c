@@ -90,9 +90,10 @@ static __cold __noreturn void unwritten_page_bug(struct page *page,
 {
 	printk(KERN_EMERG "BUG: %ps maps pfn %#lx, a new anonymous page "
 	       "that nobody has written since alloc_page: every byte still "
-	       "holds the poison of its last free. A demand-zero page must "
-	       "be allocated zeroed (__GFP_ZERO); a copy-on-write copy must "
-	       "be filled from the old page before it is mapped\n", caller,
+	       "holds the poison of a page handed out unzeroed. A "
+	       "demand-zero page must be allocated zeroed (__GFP_ZERO); a "
+	       "copy-on-write copy must be filled from the old page before "
+	       "it is mapped\n", caller,
 	       page_to_pfn(page));
 	dump_page(page, "mapped unwritten");
 	dump_stack();

@@ -31,7 +31,8 @@
  * page->index), and checked when it is handed out again: a write through
  * a stale pointer or a stale PTE in between is reported with the byte it
  * changed and the place that freed the page. Pages freed at boot were
- * never used and are not filled.
+ * never used and are filled at their first allocation instead (without
+ * __GFP_ZERO), so that every page handed out unzeroed holds the poison.
  *
  * debug_pagealloc (on unless debug_pagealloc=off): a free page is also
  * out of the direct map (kernel_map_pages, arch/x86/mm/pgtable.c), so a
@@ -376,6 +377,20 @@ bool page_never_written(struct page *page)
 	       first_unpoisoned_word(page) < 0;
 }
 
+/*
+ * A page never used since boot (not filled when the boot freed it: that
+ * would write all of memory at every boot) gets the poison at its first
+ * use instead, so that a caller that maps or reads it unwritten sees what
+ * it would see in a page used before. Without this the paging lab's COW
+ * that forgets its copy was caught only when the copy happened to be a
+ * recycled page: a change in the initramfs's size made it a fresh one,
+ * full of QEMU's zeros, and the checker silent.
+ */
+static void fill_first_use(struct page *page)
+{
+	memset(page_address(page), PAGE_POISON, PAGE_SIZE);
+}
+
 static void check_poison(struct page *page)
 {
 	long i = first_unpoisoned_word(page);
@@ -409,6 +424,8 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order)
 	for (unsigned long i = 0; i < (1UL << order); i++) {
 		if (page[i].flags & (1UL << PG_poisoned))
 			check_poison(&page[i]);
+		else if (page_poisoning && !(gfp & __GFP_ZERO))
+			fill_first_use(&page[i]);
 		page[i].flags = 0;
 		page[i].mapping = NULL;
 		page[i].index = 0;
