@@ -244,7 +244,7 @@ unsigned long kstack_pages(void)
 
 	spin_lock_irqsave(&kstack_lock, flags);
 	for (long i = 0; i < KSTACK_SLOTS; i++)
-		n += !!test_bit(i, slot_used);
+		n += test_bit(i, slot_used);
 	spin_unlock_irqrestore(&kstack_lock, flags);
 	return n * KSTACK_PAGES;
 }
