@@ -20,8 +20,8 @@
  * the processes still alive: a program's child that outlived it holds
  * both, and is not a kernel leak.
  */
-#include <dirent.h>
 #include <ctype.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,7 +182,7 @@ static int compare(const struct audit *before, const struct audit *now)
 	}
 	if (leak)
 		list_processes();
-	if (!leak)
+	else
 		printf("=== PAGES ok (other %ld, mapped %ld, pagecache %ld, "
 		       "free %ld -> %ld, user_ptes = page_maps = %ld)\n",
 		       get(now, "other"), get(now, "mapped"),

@@ -14,33 +14,30 @@
  * a wait4 in progress: a stress-ng run left such a zombie, and its kernel
  * stack failed the leak check after the run, once in about a hundred.)
  * A forks G, G exits, A waits for G's SIGCHLD (G is a zombie then), tells
- * P G's pid and exits: P's first SIGCHLD must be G's (it is sent before A's own), and
- * with SIGCHLD ignored G must vanish without a wait.
+ * P G's pid and exits: P's first SIGCHLD must be G's (it is sent before
+ * A's own), and with SIGCHLD ignored G must vanish without a wait.
  */
-#include <string.h>
 #include <errno.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "tap.h"
 
-static void grandchild(pid_t p, pid_t a)
-{
-	for (int i = 0; i < 5000 && getppid() == a; i++) {
-		struct timespec ts = { 0, 1000000 };
-
-		nanosleep(&ts, NULL);
-	}
-	_exit(getppid() == p ? 0 : 1);
-}
-
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { 0, ms * 1000000 };
 
 	nanosleep(&ts, NULL);
+}
+
+static void grandchild(pid_t p, pid_t a)
+{
+	for (int i = 0; i < 5000 && getppid() == a; i++)
+		sleep_ms(1);
+	_exit(getppid() == p ? 0 : 1);
 }
 
 /* A: make G, a zombie (its SIGCHLD came: it has exited, and nobody has
