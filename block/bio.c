@@ -5,10 +5,12 @@
  * (inside the disk, not a write to a read-only disk) before handing it to
  * the driver, counts the I/O for /proc/vmstat, and bio_endio calls the
  * submitter back when the driver is done; submit_bio_wait turns that
- * completion into a sleep. Requests are not merged or sorted: the disks
- * are virtual, and a teaching kernel gains more from seeing each bio as
- * issued. (Linux: block/bio.c, blk-core.c and blk-flush.c, with request
- * queues and I/O schedulers between submit_bio and the driver.)
+ * completion into a sleep. A task may plug (blk_start_plug): its bios then
+ * reach the driver as a batch. Requests are not merged or sorted here:
+ * the disks are virtual, and a teaching kernel gains more from seeing
+ * each bio as issued (QEMU merges a batch's adjacent requests itself).
+ * (Linux: block/bio.c, blk-core.c and blk-flush.c, with request queues
+ * and I/O schedulers between submit_bio and the driver.)
  */
 #include <fs/blkdev.h>
 #include <kernel/completion.h>
@@ -16,6 +18,8 @@
 #include <kernel/explore.h>
 #include <kernel/fault_inject.h>
 #include <kernel/init.h>
+#include <kernel/preempt.h>
+#include <kernel/sched.h>
 #include <kernel/wait.h>
 #include <kernel/printk.h>
 #include <kernel/spinlock.h>
@@ -195,6 +199,75 @@ static void submit_bio_explored(struct bio *bio)
 		cpu_relax();
 }
 
+void blk_start_plug(struct blk_plug *plug)
+{
+	INIT_LIST_HEAD(&plug->bios);
+	plug->count = 0;
+	if (!current->plug)	/* nested: the outer one holds the bios */
+		current->plug = plug;
+}
+
+/* Hand the plug's bios to their drivers: each disk's run as one batch. */
+static void flush_plug_list(struct blk_plug *plug)
+{
+	while (!list_empty(&plug->bios)) {
+		struct bio *bio = list_first_entry(&plug->bios, struct bio,
+						   bi_list);
+		struct block_device *bdev = bio->bi_bdev;
+		LIST_HEAD(run);
+
+		while (bio->bi_bdev == bdev) {
+			list_move_tail(&bio->bi_list, &run);
+			if (list_empty(&plug->bios))
+				break;
+			bio = list_first_entry(&plug->bios, struct bio,
+					       bi_list);
+		}
+		if (bdev->bd_ops->submit_bios) {
+			bdev->bd_ops->submit_bios(&run);
+			continue;
+		}
+		while (!list_empty(&run)) {
+			bio = list_first_entry(&run, struct bio, bi_list);
+			list_del_init(&bio->bi_list);
+			bdev->bd_ops->submit_bio(bio);
+		}
+	}
+	plug->count = 0;
+}
+
+void blk_flush_plug(void)
+{
+	if (current->plug)
+		flush_plug_list(current->plug);
+}
+
+void blk_finish_plug(struct blk_plug *plug)
+{
+	if (current->plug != plug)
+		return;	/* a nested one: the outer one sends */
+	flush_plug_list(plug);
+	current->plug = NULL;
+}
+
+/*
+ * Keep bio in the task's plug, if it has one (never from an interrupt:
+ * the plug is the interrupted task's). A flush goes straight on: it
+ * orders only writes that completed, and those left the plug before.
+ * True when the plug took it.
+ */
+static bool plug_bio(struct bio *bio)
+{
+	struct blk_plug *plug = current->plug;
+
+	if (!plug || in_interrupt() || bio->bi_opf == REQ_OP_FLUSH)
+		return false;
+	list_add_tail(&bio->bi_list, &plug->bios);
+	if (++plug->count >= BLK_MAX_PLUGGED)
+		flush_plug_list(plug);
+	return true;
+}
+
 void submit_bio(struct bio *bio)
 {
 	struct block_device *bdev = bio->bi_bdev;
@@ -222,7 +295,7 @@ void submit_bio(struct bio *bio)
 	}
 	if (unlikely(explore_active) && explore_current() && !irqs_disabled())
 		submit_bio_explored(bio);
-	else
+	else if (!plug_bio(bio))
 		bdev->bd_ops->submit_bio(bio);
 }
 

@@ -468,10 +468,13 @@ static int grab_dirty(struct block_device *bdev, struct address_space *assoc,
 /* Write (if dirty) and wait for each of bhs, releasing them. */
 static int write_and_release(struct buffer_head **bhs, int n)
 {
+	struct blk_plug plug;
 	int err = 0;
 
+	blk_start_plug(&plug);
 	for (int i = 0; i < n; i++)
 		write_dirty_buffer(bhs[i]);
+	blk_finish_plug(&plug);
 	for (int i = 0; i < n; i++) {
 		wait_on_buffer(bhs[i]);
 		if (test_and_clear_bit(BH_Write_EIO, &bhs[i]->b_state))

@@ -25,6 +25,7 @@
 #include <kernel/time.h>
 #include <kernel/init.h>
 #include <kernel/string.h>
+#include <fs/blkdev.h>
 #include <fs/proc_fs.h>
 
 /* /proc/sys/vm/dirty_expire_centisecs and dirty_writeback_centisecs,
@@ -173,9 +174,12 @@ int write_cache_pages(struct address_space *mapping,
 	pgoff_t start = cyclic ? mapping->writeback_index : 0, index = start;
 	pgoff_t end = (pgoff_t)-1;	/* after wrapping: stop at start */
 	struct page *pages[16];
+	struct blk_plug plug;
 	unsigned int n;
 	int err = 0;
 
+	blk_start_plug(&plug);	/* a page's blocks, and the next page's,
+				 * reach the disk as one batch */
 	while (wbc->nr_to_write > 0 && mapping->nrdirty) {
 		n = find_get_pages(mapping, index, 16, pages);
 		if (!n || index >= end) {
@@ -206,6 +210,7 @@ next:
 			page_cache_release(page);
 		}
 	}
+	blk_finish_plug(&plug);
 	if (cyclic)
 		mapping->writeback_index = index;
 	if (err)

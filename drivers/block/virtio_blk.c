@@ -8,6 +8,7 @@
  *   virtblk_submit_bio  a bio becomes one request (header, the bio's page
  *                       pieces, status byte) on the ring, and a kick; when
  *                       the ring is full the bio waits on vblk->waiting
+ *   virtblk_submit_bios a plug's batch of bios: the same, one kick for all
  *   virtblk_done        the queue's callback, from the interrupt: reap the
  *                       used ring, refill the ring from the waiting list,
  *                       then bio_endio() each finished bio
@@ -25,7 +26,8 @@
  * then flush), so nothing needs to drain in front of it.
  *
  * Linux's virtio_blk sits under blk-mq (request merging, tags, several
- * queues, timeouts); pagelab hands each bio to the device as it comes.
+ * queues, timeouts); pagelab hands each bio to the device as it comes,
+ * or a plug's bios together.
  */
 #include <kernel/virtio_blk.h>
 #include <kernel/errno.h>
@@ -203,12 +205,39 @@ static void virtblk_done(struct virtqueue *vq)
 	virtblk_end_bios(&done);
 }
 
+/*
+ * Put bio on the ring, or behind the waiting ones (no overtaking) or in
+ * the waiting list when the ring is full; *kick when it went on the ring.
+ * 0, or -EIO: the caller ends the bio. Called with vblk->lock held.
+ */
+static int virtblk_add_bio(struct virtio_blk *vblk, struct bio *bio,
+			   bool *kick)
+{
+	int err;
+
+	if (vblk->broken)
+		return -EIO;
+	if (!list_empty(&vblk->waiting)) {
+		virtblk_wait(vblk, bio);
+		return 0;
+	}
+	err = virtblk_queue_bio(vblk, bio);
+	if (err == -ENOSPC) {
+		virtblk_wait(vblk, bio);
+		return 0;
+	}
+	if (!err)
+		*kick = true;
+	return err ? -EIO : 0;
+}
+
 /* Must not sleep; may be called with interrupts off. */
 static void virtblk_submit_bio(struct bio *bio)
 {
 	struct virtio_blk *vblk = bio->bi_bdev->bd_private;
 	unsigned long flags;
-	int err = 0;
+	bool kick = false;
+	int err;
 
 	if (bio->bi_opf == REQ_OP_FLUSH &&
 	    !virtio_has_feature(vblk->vdev, VIRTIO_BLK_F_FLUSH)) {
@@ -218,19 +247,40 @@ static void virtblk_submit_bio(struct bio *bio)
 		return;
 	}
 	spin_lock_irqsave(&vblk->lock, flags);
-	if (vblk->broken)
-		err = -EIO;
-	else if (!list_empty(&vblk->waiting))
-		virtblk_wait(vblk, bio);	/* no overtaking */
-	else if ((err = virtblk_queue_bio(vblk, bio)) == -ENOSPC)
-		virtblk_wait(vblk, bio), err = 0;
-	else if (!err)
+	err = virtblk_add_bio(vblk, bio, &kick);
+	if (kick)
 		virtqueue_kick(vblk->vq);
 	spin_unlock_irqrestore(&vblk->lock, flags);
 	if (err) {
-		bio->bi_status = -EIO;
+		bio->bi_status = err;
 		bio_endio(bio);
 	}
+}
+
+/*
+ * A plug's batch (block/bio.c; reads and writes, never a flush): all on
+ * the ring, then one kick. The device sees them together and QEMU merges
+ * the adjacent ones into one host write.
+ */
+static void virtblk_submit_bios(struct list_head *bios)
+{
+	struct bio *bio = list_first_entry(bios, struct bio, bi_list), *tmp;
+	struct virtio_blk *vblk = bio->bi_bdev->bd_private;
+	unsigned long flags;
+	bool kick = false;
+	LIST_HEAD(failed);
+
+	spin_lock_irqsave(&vblk->lock, flags);
+	list_for_each_entry_safe(bio, tmp, bios, bi_list) {
+		list_del_init(&bio->bi_list);
+		bio->bi_status = virtblk_add_bio(vblk, bio, &kick);
+		if (bio->bi_status)
+			list_add_tail(&bio->bi_list, &failed);
+	}
+	if (kick)
+		virtqueue_kick(vblk->vq);
+	spin_unlock_irqrestore(&vblk->lock, flags);
+	virtblk_end_bios(&failed);
 }
 
 /*
@@ -258,6 +308,7 @@ static void virtblk_show_state(struct block_device *bdev)
 
 static const struct block_device_operations virtblk_fops = {
 	.submit_bio = virtblk_submit_bio,
+	.submit_bios = virtblk_submit_bios,
 	.show_state = virtblk_show_state,
 };
 

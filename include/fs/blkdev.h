@@ -56,6 +56,10 @@ struct bio {
 struct block_device_operations {
 	/* Queue bio; call bio_endio() when done. Must not sleep. */
 	void (*submit_bio)(struct bio *bio);
+	/* Optional: a plug's bios for this disk (on their bi_list, in
+	 * order): queue them all, then tell the device once. Must not
+	 * sleep. Without it, ->submit_bio for each. */
+	void (*submit_bios)(struct list_head *bios);
 	/* Optional: one log line on what the driver holds (for a hang
 	 * report). Interrupts off, must not sleep. */
 	void (*show_state)(struct block_device *bdev);
@@ -100,6 +104,33 @@ int submit_bio_wait(struct bio *bio);
 /* Drivers: the bio is finished; bi_status says how. */
 void bio_endio(struct bio *bio);
 int blkdev_issue_flush(struct block_device *bdev);
+
+/*
+ * Plugging (Linux's blk_start_plug): from blk_start_plug to
+ * blk_finish_plug, the bios the task submits wait in its plug (after
+ * submit_bio's checks) instead of going to the driver one by one. They go
+ * together, in order, when the plug is finished, when it holds
+ * BLK_MAX_PLUGGED, or when the task sleeps (schedule, so a task never
+ * waits for a bio still in its own plug). The driver gets a batch: one
+ * notification for many requests, and a device that merges adjacent ones
+ * (QEMU's virtio-blk does) writes a run of blocks as one. Writeback plugs
+ * (mm/page-writeback.c, fs/buffer.c): it writes many blocks, a buffer at
+ * a time.
+ *
+ *	struct blk_plug plug;
+ *	blk_start_plug(&plug);
+ *	... submit_bio(), submit_bh() ...
+ *	blk_finish_plug(&plug);
+ */
+#define BLK_MAX_PLUGGED 32
+struct blk_plug {
+	struct list_head bios;
+	unsigned int count;
+};
+void blk_start_plug(struct blk_plug *plug);
+void blk_finish_plug(struct blk_plug *plug);
+/* Send what current's plug holds. Called by schedule() before a sleep. */
+void blk_flush_plug(void);
 /* Read or write len bytes (a multiple of 512) at sector from or to the
  * kernel buffer buf (direct-mapped memory). 0 or -EIO. For simple users:
  * superblock probes, tests. */

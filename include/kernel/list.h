@@ -53,6 +53,13 @@ static inline void list_move(struct list_head *e, struct list_head *head)
 	list_add(e, head);
 }
 
+/* Take e off its list and put it last on head. */
+static inline void list_move_tail(struct list_head *e, struct list_head *head)
+{
+	list_del_init(e);
+	list_add_tail(e, head);
+}
+
 static inline void list_del(struct list_head *e)
 {
 	list_del_init(e);

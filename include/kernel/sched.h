@@ -114,6 +114,9 @@ struct task_struct {
 	 * block_write_begin prepared a page: none may be read from the
 	 * disk (fs/buffer_write.c). NULL elsewhere. */
 	struct new_blocks_watch *new_blocks;
+	/* Bios held back to go to the disk together (block/bio.c:
+	 * blk_start_plug); NULL when not plugging. */
+	struct blk_plug *plug;
 	int exit_state;
 	pid_t pid;	/* the thread id (gettid) */
 	pid_t tgid;	/* the process id (getpid): the leader's pid */

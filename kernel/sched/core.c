@@ -35,6 +35,7 @@
 #include <asm/apic.h>
 #include <asm/desc.h>
 #include <asm/processor.h>
+#include <fs/blkdev.h>
 #include <mm/mm.h>
 #include <mm/mm_types.h>
 #include <mm/kstack.h>
@@ -338,6 +339,10 @@ static void __sched __schedule(bool preempt)
 
 void __sched schedule(void)
 {
+	/* A task going to sleep may wait for a bio it still holds back
+	 * (Linux's sched_submit_work): send them first. */
+	if (unlikely(current->plug) && current->state != TASK_RUNNING)
+		blk_flush_plug();
 	__schedule(false);
 }
 
