@@ -17,8 +17,9 @@
  *   beyond     a bio past the end fails with -EIO, both through the block
  *              layer and straight at the device; the disk still works
  * Then, on all writable disks at once, the burst (virtio_blk_burst_test.c):
- * 64 bios of 64 KiB per disk in flight. Finally no pages and no kmalloc
- * objects may be left over.
+ * 64 bios of 64 KiB per disk in flight; and on the first, plugged bios
+ * (virtio_blk_plug_test.c). Finally no pages and no kmalloc objects may
+ * be left over.
  */
 #include <kernel/virtio_blk.h>
 #include <kernel/completion.h>
@@ -302,6 +303,8 @@ static int test_virtio_blk(void)
 		err = test_one_disk(bds[i]);
 	if (!err && !bds[0]->bd_read_only)
 		err = virtblk_test_burst(bds, bds[n - 1]->bd_read_only ? 1 : n);
+	if (!err && !bds[0]->bd_read_only)
+		err = virtblk_test_plug(bds[0]);
 	if (err)
 		return err;
 	return selftest_mem_check(&mem);

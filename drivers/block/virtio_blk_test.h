@@ -1,6 +1,7 @@
 /*
  * drivers/block/virtio_blk_test.h: what the virtio-blk self-test files
- * share (virtio_blk_test.c defines these; virtio_blk_burst_test.c uses them).
+ * share (virtio_blk_test.c defines these; virtio_blk_burst_test.c and
+ * virtio_blk_plug_test.c use them).
  */
 #ifndef _DRIVERS_VIRTIO_BLK_TEST_H
 #define _DRIVERS_VIRTIO_BLK_TEST_H
@@ -34,5 +35,7 @@ void free_page_array(struct page **pages, int n);
 
 /* The burst on n writable disks at once. 0 or selftest_fail(). */
 int virtblk_test_burst(struct block_device **bds, int n);
+/* Plugged bios (virtio_blk_plug_test.c) on a writable disk. */
+int virtblk_test_plug(struct block_device *bd);
 
 #endif
