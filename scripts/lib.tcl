@@ -281,6 +281,11 @@ proc pl_read {deadline} {
 	# that prints nothing would otherwise keep it waiting to the deadline
 	# (the harness then killed pagelab-run before it could ask for the
 	# task dump: harness_keeps_a_hangs_evidence, now and then).
+	# QEMU writes the console to its pty a byte at a time, and expect
+	# read it some 7 bytes per wake-up: the harness took a sixth of the
+	# suite's CPU time. A few milliseconds' pause lets a whole burst
+	# gather first (a line or a screenful is then one read).
+	after 20
 	while 1 {
 		set left [expr {$deadline - [clock milliseconds]}]
 		if {$left <= 0} {
