@@ -55,6 +55,10 @@ KCFLAGS := -std=gnu11 $(KOPT) -g -ffile-prefix-map=$(CURDIR)=. -Wall -Wextra $(W
 KASFLAGS := -Iinclude -Iarch/x86/include -D__ASSEMBLY__ -MMD -MP
 KLDFLAGS := -nostdlib -static -z max-page-size=0x1000 -z noexecstack \
 	--no-warn-rwx-segments -T $(B)/kernel.ld
+# NODEBUG=1: a kernel.elf without debug information, for kernels that are
+# only booted (scripts/check-mutants builds 76 of them): the link and the
+# text check below take half the time. Backtraces need only kallsyms.
+KLDFLAGS_FINAL := $(if $(NODEBUG),-S)
 
 KDIRS := arch kernel mm lib fs block drivers
 KSRC_C := $(shell find $(KDIRS) -name '*.c' 2>/dev/null | sort)
@@ -123,7 +127,7 @@ $(B)/kallsyms0.o $(B)/kallsyms.o: $(B)/%.o: $(B)/%.S
 
 $(B)/kernel.elf: $(KOBJS) $(B)/kallsyms.o $(B)/kernel.ld
 	@echo "  LD      $@"
-	$(Q)$(LD) $(KLDFLAGS) -o $@ $(KOBJS) $(B)/kallsyms.o
+	$(Q)$(LD) $(KLDFLAGS) $(KLDFLAGS_FINAL) -o $@ $(KOBJS) $(B)/kallsyms.o
 	@grep -i ' t ' $(B)/kernel.pass1.sym > $(B)/text1.sym
 	@$(NM) -n $@ | grep -i ' t ' > $(B)/text2.sym
 	@cmp -s $(B)/text1.sym $(B)/text2.sym || \
