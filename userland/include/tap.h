@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -249,6 +250,19 @@ static inline __attribute__((format(printf, 1, 2))) void diag(const char *fmt,
 
 /* Returns the exit status for main(): 0 only if all planned tests ran and
  * none failed. */
+/*
+ * How long a time-bound stress program runs when its command line does
+ * not say: dflt seconds, or PAGELAB_STRESS_SECONDS when set. The host's
+ * check (userland/Makefile) sets 1: there only the verdict matters, and
+ * the guest's longer default is what catches a race.
+ */
+static inline int stress_seconds(int dflt)
+{
+	const char *s = getenv("PAGELAB_STRESS_SECONDS");
+
+	return s && atoi(s) > 0 ? atoi(s) : dflt;
+}
+
 static inline int done_testing(void)
 {
 	if (tap_planned < 0)

@@ -1,6 +1,7 @@
 /*
  * mmap_stress [SEED [CHILDREN [SECONDS]]]: processes (default 4) for some
- * seconds (default 4) on one 64-page file, each picking at random: store
+ * seconds (default 4, or PAGELAB_STRESS_SECONDS) on one 64-page file,
+ * each picking at random: store
  * through a fresh MAP_SHARED mapping, store through a MAP_PRIVATE one,
  * ftruncate to a random size, pwrite, pread, fsync, msync, drop the page
  * cache. Stores past EOF get SIGBUS (caught and counted). Nothing may
@@ -152,7 +153,7 @@ int main(int argc, char **argv)
 	unsigned int seed = argc > 1 ? strtoul(argv[1], NULL, 0)
 				     : (unsigned int)time(NULL);
 	int children = argc > 2 ? atoi(argv[2]) : 4;
-	int seconds = argc > 3 ? atoi(argv[3]) : 4;
+	int seconds = argc > 3 ? atoi(argv[3]) : stress_seconds(4);
 	int fd = open(NAME, O_RDWR | O_CREAT | O_TRUNC, 0644), status;
 	int ok_children = 0, fsync_errors = 0;
 	pid_t pid;

@@ -10,7 +10,8 @@
  * -w workers (3) run beside the truncator, as threads of one process, or
  * with -p as processes (each its own mm); -a pins each to a CPU of its
  * own. The run stops after -i size changes (100000) or -T seconds of the
- * machine's time (3), whichever comes first, or at the first violation.
+ * machine's time (3, or PAGELAB_STRESS_SECONDS), whichever comes first,
+ * or at the first violation.
  * The seed (printed first; default from the clock) fixes the truncator's
  * sizes and each worker's choices; only the interleaving is the
  * machine's.
@@ -1121,7 +1122,7 @@ static void report(const struct tstats *st, double secs, int bad_workers)
 int main(int argc, char **argv)
 {
 	long max_ops = 100000, every = 250, pages = 4;
-	double seconds = 3;
+	double seconds = stress_seconds(3);
 	struct tstats st = { 0, 0, 0 };
 	int opt, fd;
 
