@@ -35,7 +35,10 @@ Q := $(if $(V),,@)
 TOOLPREFIX ?= $(shell command -v x86_64-elf-gcc >/dev/null 2>&1 && echo x86_64-elf-)
 CC := $(TOOLPREFIX)gcc
 LD := $(TOOLPREFIX)ld
-NM := $(TOOLPREFIX)nm
+# nm with its target named: left to guess, it loads every plugin in
+# bfd-plugins, and Debian's LLVMgold brings in all of libLLVM (0.08 s a
+# run, twice per kernel, for 76 mutants; 0.01 s with the target named).
+NM := $(TOOLPREFIX)nm --target=elf64-x86-64
 OBJDUMP := $(TOOLPREFIX)objdump
 MUSLCC ?= musl-gcc
 HOSTCC ?= gcc
