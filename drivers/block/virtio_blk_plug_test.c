@@ -37,22 +37,26 @@ struct plug_test {
 };
 
 /* Submit bios 0..n-1 (1 KiB each, block i at sector + 2i) into the
- * caller's plug. -ENOMEM, or 0. */
+ * caller's plug: all made first, so that on -ENOMEM none is in flight. */
 static int plug_submit(struct plug_test *t, enum req_op op, int n)
 {
-	waiter_init(&t->w, n);
 	for (int i = 0; i < n; i++) {
 		struct bio *bio = bio_alloc(t->bd, 1, op, GFP_KERNEL);
 
-		if (!bio)
-			return -ENOMEM;	/* (the plug sends what it has) */
+		if (!bio) {
+			while (i--)
+				bio_put(t->bios[i]);
+			return -ENOMEM;
+		}
 		bio->bi_sector = t->sector + 2 * i;
 		bio_add_page(bio, t->pages[i / 4], 1024, i % 4 * 1024);
 		bio->bi_private = &t->w;
 		bio->bi_end_io = waiter_end_io;
 		t->bios[i] = bio;
-		submit_bio(bio);
 	}
+	waiter_init(&t->w, n);
+	for (int i = 0; i < n; i++)
+		submit_bio(t->bios[i]);
 	return 0;
 }
 
