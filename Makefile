@@ -131,6 +131,8 @@ $(B)/kallsyms0.o $(B)/kallsyms.o: $(B)/%.o: $(B)/%.S
 $(B)/kernel.elf: $(KOBJS) $(B)/kallsyms.o $(B)/kernel.ld
 	@echo "  LD      $@"
 	$(Q)$(LD) $(KLDFLAGS) $(KLDFLAGS_FINAL) -o $@ $(KOBJS) $(B)/kallsyms.o
+	@test -f $(B)/kernel.pass1.sym || \
+		$(NM) -n $(B)/kernel.pass1.elf > $(B)/kernel.pass1.sym
 	@grep -i ' t ' $(B)/kernel.pass1.sym > $(B)/text1.sym
 	@$(NM) -n $@ | grep -i ' t ' > $(B)/text2.sym
 	@cmp -s $(B)/text1.sym $(B)/text2.sym || \
