@@ -228,6 +228,7 @@ proc pl_boot_argv {boot disks dir} {
 	if {[dict get $boot mode] ne "iso"} {
 		lappend argv -nodefaults
 	}
+	lappend argv {*}[pl_firmware_args [pl_boot_firmware $boot]]
 	lappend argv {*}[pl_qemu_boot_args [dict get $boot mode] $kernel \
 	    [dict get $boot cmdline] $initrd $dir/grub.iso]
 	foreach d $disks {

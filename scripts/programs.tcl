@@ -370,7 +370,7 @@ proc pl_run_replay {boot} {
 	if {[dict get $boot linux]} {
 		lappend words --linux
 	}
-	foreach k {cmdline smp mount-opts args} {
+	foreach k {cmdline smp mount-opts args firmware} {
 		if {[dict get $boot $k] ne ""} {
 			lappend words --$k [dict get $boot $k]
 		}

@@ -42,6 +42,10 @@
 #       emulator FILE            run FILE instead of QEMU (harness fixtures)
 #       command {ARGV}           run a host command instead of a machine;
 #                                exit N is then its exit status
+#       firmware qboot|seabios   the PC firmware QEMU starts (default:
+#                                PAGELAB_FIRMWARE, else qboot for a
+#                                pagelab kernel, seabios for an iso image
+#                                or Linux; scripts/qemu.tcl, pl_firmware)
 #       alone yes|no             no other boot may run beside it when
 #                                run-tests runs boots in parallel (-j),
 #                                e.g. one that loads the host on purpose
@@ -320,7 +324,8 @@ proc pl_boot_defaults {name file lineno} {
 	    timeout 20 panic 0 exit 0 end poweroff disks {} qemu {} smp "" \
 	    emulator "" \
 	    command "" alone 0 steps {} tests {} giveup {} \
-	    run {} args "" mount {} mount-opts "" fsck-leaks-ok 0 linux 0]
+	    run {} args "" mount {} mount-opts "" fsck-leaks-ok 0 linux 0 \
+	    firmware ""]
 }
 
 # The checks that span options: the program options want `run`.
@@ -404,6 +409,12 @@ proc pl_boot_option {where bootvar k v} {
 	}
 	disk - rawdisk {
 		dict lappend boot disks $k $v
+	}
+	firmware {
+		if {$v ni {qboot seabios}} {
+			error "$where: firmware is qboot or seabios, not '$v'"
+		}
+		dict set boot firmware $v
 	}
 	default {
 		error "$where: unknown boot option '$k'"

@@ -6,9 +6,10 @@
  *                        (bus, device, function, register) to port 0xCF8,
  *                        then read or write it at 0xCFC..0xCFF
  *   pci_scan_bus         every device and function of a bus; a PCI-PCI
- *                        bridge leads to its secondary bus (the firmware,
- *                        SeaBIOS, numbered the buses and placed the BARs;
- *                        pagelab keeps what it finds, as Linux does on PCs)
+ *                        bridge leads to its secondary bus (the firmware
+ *                        numbered the buses; pagelab keeps the BARs it
+ *                        placed, as Linux does on PCs, and places those it
+ *                        did not: setup-res.c)
  *   pci_read_bases       each BAR's address and size (write all-ones, read
  *                        back which bits stuck, restore)
  *   capabilities         the linked list at PCI_CAPABILITY_LIST
@@ -17,13 +18,13 @@
  *
  * Linux splits this across drivers/pci/ (probe.c, access.c, pci-driver.c)
  * and arch/x86 (the port access; pagelab's ioremap is in
- * arch/x86/mm/ioremap.c); it also reassigns resources and
- * routes interrupts through ACPI tables. pagelab trusts the firmware: the
- * interrupt line a device's PCI_INTERRUPT_LINE register names is the 8259
- * input it raises (true on QEMU's pc machine: SeaBIOS programs the PIIX
- * routing and writes the register).
+ * arch/x86/mm/ioremap.c); it also moves resources and routes interrupts
+ * through ACPI tables. pagelab trusts the firmware with interrupts: the
+ * line a device's PCI_INTERRUPT_LINE register names is the 8259 input it
+ * raises (true on QEMU's pc machine: SeaBIOS and qboot both program the
+ * PIIX routing and write the register).
  */
-#include <kernel/pci.h>
+#include "pci.h"
 #include <kernel/errno.h>
 #include <kernel/init.h>
 #include <kernel/irq.h>
@@ -36,7 +37,7 @@
 #define PCI_CONFIG_DATA 0xcfc
 #define PCI_MAX_BRIDGE_DEPTH 8
 
-static LIST_HEAD(pci_devices);
+LIST_HEAD(pci_devices);
 static LIST_HEAD(pci_drivers);
 static DEFINE_SPINLOCK(pci_config_lock);	/* the 0xCF8/0xCFC pair */
 static bool pci_scanned;
@@ -148,6 +149,26 @@ static void pci_read_bases(struct pci_dev *d, int nr)
 
 static void pci_scan_bus(u8 bus, int depth);
 
+/* The line the firmware wrote, unless the interrupt router says
+ * otherwise (then the router is right: the pin is wired to it). */
+static u8 pci_read_irq(struct pci_dev *d)
+{
+	u8 line;
+	int routed;
+
+	if (!d->pin)
+		return 0xff;
+	line = pci_read_config_byte(d, PCI_INTERRUPT_LINE);
+	routed = pcibios_lookup_irq(d);
+	if (routed < 0 || routed == line)
+		return line;
+	pr_info("pci %02x:%02x.%d: INT%c is routed to irq %d; the firmware "
+		"wrote %d\n", d->bus, PCI_SLOT(d->devfn), PCI_FUNC(d->devfn),
+		'A' + d->pin - 1, routed, line);
+	pci_write_config_byte(d, PCI_INTERRUPT_LINE, routed);
+	return routed;
+}
+
 static void pci_scan_function(u8 bus, u8 devfn, int depth)
 {
 	struct pci_dev *d = kzalloc(sizeof(*d), GFP_KERNEL);
@@ -167,7 +188,7 @@ static void pci_scan_function(u8 bus, u8 devfn, int depth)
 	d->revision = class_rev & 0xff;
 	d->hdr_type = pci_read_config_byte(d, PCI_HEADER_TYPE);
 	d->pin = pci_read_config_byte(d, PCI_INTERRUPT_PIN);
-	d->irq = d->pin ? pci_read_config_byte(d, PCI_INTERRUPT_LINE) : 0xff;
+	d->irq = pci_read_irq(d);
 	if ((d->hdr_type & PCI_HEADER_TYPE_MASK) == 0) {
 		d->subsystem_vendor =
 			pci_read_config_word(d, PCI_SUBSYSTEM_VENDOR_ID);
@@ -223,6 +244,7 @@ static void pci_scan_once(void)
 		return;
 	pci_scanned = true;
 	pci_scan_bus(0, 0);
+	pci_assign_unassigned_resources();
 }
 
 static int pci_init(void)
@@ -238,6 +260,16 @@ struct pci_dev *pci_get_nth_device(int n)
 
 	list_for_each_entry(d, &pci_devices, bus_list)
 		if (n-- == 0)
+			return d;
+	return NULL;
+}
+
+struct pci_dev *pci_get_device(u8 bus, u8 devfn)
+{
+	struct pci_dev *d;
+
+	list_for_each_entry(d, &pci_devices, bus_list)
+		if (d->bus == bus && d->devfn == devfn)
 			return d;
 	return NULL;
 }

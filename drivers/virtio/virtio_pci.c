@@ -279,8 +279,8 @@ static void *vp_map_capability(struct pci_dev *pci, u8 cfg_type, u32 minlen,
 		if (type != cfg_type || bar >= PCI_NUM_RESOURCES)
 			continue;
 		r = &pci->resource[bar];
-		if (!r->size || r->io || n < minlen || off > r->size ||
-		    n > r->size - off)
+		if (!r->size || !r->start || r->io || n < minlen ||
+		    off > r->size || n > r->size - off)
 			continue;
 		if (cap_out)
 			*cap_out = pos;

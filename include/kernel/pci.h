@@ -71,6 +71,7 @@ struct pci_dev {
 #define PCI_FUNC(devfn) ((devfn) & 7)
 
 #define PCI_ANY_ID 0xffff
+#define PCI_VENDOR_ID_INTEL 0x8086
 
 struct pci_device_id {
 	u16 vendor, device;	/* device may be PCI_ANY_ID; vendor 0 ends */
@@ -108,6 +109,12 @@ u8 pci_find_next_capability(struct pci_dev *dev, u8 pos, u8 id);
 int pci_register_driver(struct pci_driver *drv);
 /* The n-th device (0, 1, ...) found at boot, for tests; NULL past the end. */
 struct pci_dev *pci_get_nth_device(int n);
+/* The function at bus:devfn found so far, or NULL. */
+struct pci_dev *pci_get_device(u8 bus, u8 devfn);
+
+/* arch/x86/pci/irq.c: the IRQ the board's interrupt router sends the
+ * device's pin to, or -1 when it cannot tell. */
+int pcibios_lookup_irq(struct pci_dev *dev);
 
 /*
  * A legacy INTx interrupt for a PCI device. Several devices may share the

@@ -4,9 +4,8 @@
  * Roadmap:
  *   lapic_map             the registers, at the address the MADT gave
  *   lapic_setup           a CPU's APIC on (spurious vector), LVTs set:
- *                         the boot CPU keeps LINT0 as the BIOS left it
- *                         (ExtINT: the 8259s' interrupts come in there),
- *                         the others mask it
+ *                         the boot CPU's LINT0 ExtINT (the 8259s'
+ *                         interrupts come in there), the others' masked
  *   lapic_timer_*         a periodic HZ tick per CPU, its rate timed
  *                         against the TSC once
  *   lapic_send_*          IPIs: fixed vectors, and INIT and STARTUP for
@@ -40,6 +39,7 @@
 #define APIC_DM_NMI 0x400
 #define APIC_DM_INIT 0x500
 #define APIC_DM_STARTUP 0x600
+#define APIC_DM_EXTINT 0x700
 #define APIC_LEVEL_ASSERT (1 << 14)
 #define APIC_LVT_TIMER 0x320
 #define APIC_LVT_LINT0 0x350
@@ -88,8 +88,16 @@ void lapic_setup(void)
 {
 	apic_write(APIC_TPR, 0);	/* accept every priority */
 	apic_write(APIC_SVR, APIC_SVR_ENABLE | SPURIOUS_APIC_VECTOR);
-	if (smp_processor_id() != 0)
+	/* The 8259s' output is wired to every CPU's LINT0; one CPU takes it
+	 * (ExtINT: the 8259 supplies the vector), the others mask it.
+	 * SeaBIOS leaves the boot CPU's set so; qboot leaves it masked, as
+	 * a reset does, and then no PIC interrupt would come in. */
+	if (smp_processor_id() == 0) {
+		apic_write(APIC_LVT_LINT0, APIC_DM_EXTINT);
+		apic_write(APIC_LVT_LINT1, APIC_DM_NMI);
+	} else {
 		apic_write(APIC_LVT_LINT0, APIC_LVT_MASKED);
+	}
 	apic_write(APIC_LVT_ERROR, APIC_LVT_MASKED);
 	apic_write(APIC_LVT_TIMER, APIC_LVT_MASKED);
 	apic_write(APIC_ESR, 0);
