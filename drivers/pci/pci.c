@@ -19,10 +19,10 @@
  * Linux splits this across drivers/pci/ (probe.c, access.c, pci-driver.c)
  * and arch/x86 (the port access; pagelab's ioremap is in
  * arch/x86/mm/ioremap.c); it also moves resources and routes interrupts
- * through ACPI tables. pagelab trusts the firmware with interrupts: the
- * line a device's PCI_INTERRUPT_LINE register names is the 8259 input it
- * raises (true on QEMU's pc machine: SeaBIOS and qboot both program the
- * PIIX routing and write the register).
+ * through ACPI tables. A device's interrupt is the 8259 input that the
+ * board's router sends its pin to (arch/x86/pci/irq.c asks QEMU's PIIX3);
+ * where the router cannot tell, the line the firmware wrote into
+ * PCI_INTERRUPT_LINE.
  */
 #include "pci.h"
 #include <kernel/errno.h>
