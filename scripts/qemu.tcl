@@ -2,7 +2,8 @@
 #
 # Shared by scripts/qemu (interactive runs: make run, run-iso, gdb) and by
 # scripts/lib.tcl (the test harness), so that a test boots the very machine
-# a student boots by hand.  Plain Tcl: no expect needed here.
+# a student boots by hand (but for the firmware: pl_boot_firmware).  Plain
+# Tcl: no expect needed here.
 #
 # Roadmap:
 #   pl_root            the repository root (every path below is relative to it)
