@@ -119,7 +119,8 @@ static int test_pci(void)
 				     "PIIX3 router (no virtio disk?)");
 	pr_info("pci_test: %d BARs of %d functions: at the address their "
 		"register holds, aligned, apart, clear of the memory map; "
-		"%d INTx lines as the router sends them\n", bars, devs, routed);
+		"interrupt lines as the PIIX3 routes them: %d\n", bars, devs,
+		routed);
 	return 0;
 }
 DEFINE_SELFTEST(pci, test_pci);
