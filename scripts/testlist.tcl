@@ -44,8 +44,9 @@
 #                                exit N is then its exit status
 #       firmware qboot|seabios   the PC firmware QEMU starts (default:
 #                                PAGELAB_FIRMWARE, else qboot for a
-#                                pagelab kernel, seabios for an iso image
-#                                or Linux; scripts/qemu.tcl, pl_firmware)
+#                                pagelab kernel, seabios for Linux; an iso
+#                                image always has seabios;
+#                                scripts/qemu.tcl, pl_boot_firmware)
 #       alone yes|no             no other boot may run beside it when
 #                                run-tests runs boots in parallel (-j),
 #                                e.g. one that loads the host on purpose
