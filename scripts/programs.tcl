@@ -370,10 +370,16 @@ proc pl_run_replay {boot} {
 	if {[dict get $boot linux]} {
 		lappend words --linux
 	}
-	foreach k {cmdline smp mount-opts args firmware} {
+	foreach k {cmdline smp mount-opts args} {
 		if {[dict get $boot $k] ne ""} {
 			lappend words --$k [dict get $boot $k]
 		}
+	}
+	# The firmware it really had (a boot's own, or PAGELAB_FIRMWARE's),
+	# when a plain pagelab-run would start another.
+	set fw [pl_boot_firmware $boot]
+	if {$fw ne [expr {[dict get $boot linux] ? "seabios" : "qboot"}]} {
+		lappend words --firmware $fw
 	}
 	if {[llength [dict get $boot mount]]} {
 		lassign [dict get $boot mount] kind spec
