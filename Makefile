@@ -120,19 +120,19 @@ $(B)/kernel.pass1.elf: $(KOBJS) $(B)/kallsyms0.o $(B)/kernel.ld
 	@echo "  LD      $@"
 	$(Q)$(LD) $(KLDFLAGS) -S -o $@ $(KOBJS) $(B)/kallsyms0.o
 
-$(B)/kallsyms.S: $(B)/kernel.pass1.elf scripts/gen-kallsyms
+$(B)/kernel.pass1.sym: $(B)/kernel.pass1.elf
+	$(Q)$(NM) -n $< > $@
+
+$(B)/kallsyms.S: $(B)/kernel.pass1.sym scripts/gen-kallsyms
 	@echo "  KSYMS   $@"
-	$(Q)$(NM) -n $< > $(B)/kernel.pass1.sym
-	$(Q)scripts/gen-kallsyms < $(B)/kernel.pass1.sym > $@
+	$(Q)scripts/gen-kallsyms < $< > $@
 
 $(B)/kallsyms0.o $(B)/kallsyms.o: $(B)/%.o: $(B)/%.S
 	$(Q)$(CC) $(KASFLAGS) -c $< -o $@
 
-$(B)/kernel.elf: $(KOBJS) $(B)/kallsyms.o $(B)/kernel.ld
+$(B)/kernel.elf: $(KOBJS) $(B)/kallsyms.o $(B)/kernel.ld $(B)/kernel.pass1.sym
 	@echo "  LD      $@"
 	$(Q)$(LD) $(KLDFLAGS) $(KLDFLAGS_FINAL) -o $@ $(KOBJS) $(B)/kallsyms.o
-	@test -f $(B)/kernel.pass1.sym || \
-		$(NM) -n $(B)/kernel.pass1.elf > $(B)/kernel.pass1.sym
 	@grep -i ' t ' $(B)/kernel.pass1.sym > $(B)/text1.sym
 	@$(NM) -n $@ | grep -i ' t ' > $(B)/text2.sym
 	@cmp -s $(B)/text1.sym $(B)/text2.sym || \
