@@ -378,7 +378,7 @@ proc pl_run_replay {boot} {
 	# The firmware it really had (a boot's own, or PAGELAB_FIRMWARE's),
 	# when a plain pagelab-run would start another.
 	set fw [pl_boot_firmware $boot]
-	if {$fw ne [expr {[dict get $boot linux] ? "seabios" : "qboot"}]} {
+	if {$fw ne [pl_default_firmware $boot]} {
 		lappend words --firmware $fw
 	}
 	if {[llength [dict get $boot mount]]} {

@@ -169,6 +169,11 @@ proc pl_boot_firmware {boot} {
 	if {$fw ne ""} {
 		return $fw
 	}
+	return [pl_default_firmware $boot]
+}
+
+# What a boot starts when nothing names a firmware.
+proc pl_default_firmware {boot} {
 	return [expr {[dict get $boot linux] ? "seabios" : "qboot"}]
 }
 
