@@ -70,9 +70,11 @@ namespace eval pl {
 	# A host command that timed out: how long it has, after SIGTERM, to
 	# say its last words (scripts/pagelab-run asks for a task dump too).
 	variable term_grace 30
-	# pl_signal_watch: the watcher's spawn id and what to call per line.
-	variable signal_id ""
+	# pl_signal_watch: the watcher's output, what to call per signal, and
+	# the signals read but not yet answered.
+	variable signal_chan ""
 	variable signal_cmd ""
+	variable signals {}
 }
 
 # Per-boot state, reset by pl_state_reset:
@@ -245,9 +247,9 @@ proc pl_spawn {argv secs} {
 	set S(id) $spawn_id
 }
 
-# Read whatever comes next (the console, or a programs boot's second
-# port), waiting until DEADLINE (ms clock) at most.  Returns data, eof or
-# timeout.
+# Read whatever comes next on the console, waiting until DEADLINE (ms
+# clock) at most; a programs boot's second port is read meanwhile, from
+# inside the wait (pl_run_read).  Returns data, eof or timeout.
 proc pl_read {deadline} {
 	global S
 	set cases [list -i $S(id) -re {.+} {
@@ -264,19 +266,6 @@ proc pl_read {deadline} {
 		set r eof
 	} timeout {
 	}]
-	if {$S(com2) ne ""} {
-		lappend cases -i $S(com2) -re {.+} {
-			pl_run_com2 $expect_out(0,string)
-			set r data
-		}
-	}
-	if {$pl::signal_id ne ""} {
-		lappend cases -i $pl::signal_id -re {[A-Z]+} {
-			{*}$pl::signal_cmd $expect_out(0,string)
-		} eof {
-			set pl::signal_id ""
-		}
-	}
 	# A second at a time: a signal's trap (SIGTERM from a harness giving
 	# up on pagelab-run) runs only when expect returns, and a hung guest
 	# that prints nothing would otherwise keep it waiting to the deadline
@@ -296,6 +285,7 @@ proc pl_read {deadline} {
 		set timeout [expr {min(1, ($left + 999) / 1000)}]
 		set r timeout
 		expect {*}$cases
+		pl_signal_take
 		if {$r ne "timeout"} {
 			return $r
 		}
@@ -311,7 +301,7 @@ proc pl_read {deadline} {
 # a signal frame, waiting for the lock it took itself; about 1 in 6 under
 # load).  So a shell in our process group traps SIGS and prints each
 # one's name (TERM), we ignore SIGS ourselves, and pl_read calls CMD NAME for
-# each line.  pl_signal_unwatch: SIGS back to their default action, and
+# each line once its expect returns (within a second).  pl_signal_unwatch: SIGS back to their default action, and
 # any signal that came meanwhile (or "").
 proc pl_signal_watch {cmd sigs} {
 	set script ""
@@ -323,21 +313,41 @@ proc pl_signal_watch {cmd sigs} {
 	append script {while kill -0 $PPID 2>/dev/null; do sleep 1 & wait $!; done}
 	set chan [open "|[list sh -c $script] </dev/null" r]
 	fconfigure $chan -blocking 0	;# closing it then waits for no one
-	spawn -noecho -open $chan
-	set pl::signal_id $spawn_id
+	fileevent $chan readable pl_signal_read
+	set pl::signal_chan $chan
 	set pl::signal_cmd $cmd
 	trap SIG_IGN $sigs
 }
 
+# The watcher's lines so far, kept for pl_signal_take; Tcl calls this from
+# inside expect's waits (as pl_run_read), which only note the signal: the
+# answer may itself wait in expect, so it comes after expect returns.
+proc pl_signal_read {} {
+	set chan $pl::signal_chan
+	while {[gets $chan line] >= 0} {
+		lappend pl::signals $line
+	}
+	if {[eof $chan]} {
+		close $chan
+		set pl::signal_chan ""
+	}
+}
+
+# Answer the first signal noted, if any (signal_cmd may not return).
+proc pl_signal_take {} {
+	if {[llength $pl::signals]} {
+		set sig [lindex $pl::signals 0]
+		set pl::signals [lrange $pl::signals 1 end]
+		{*}$pl::signal_cmd $sig
+	}
+}
+
 proc pl_signal_unwatch {sigs} {
 	trap SIG_DFL $sigs
-	set got ""
-	if {$pl::signal_id ne ""} {
-		expect -i $pl::signal_id -timeout 0 -re {[A-Z]+} {
-			set got $expect_out(0,string)
-		}
+	if {$pl::signal_chan ne ""} {
+		pl_signal_read
 	}
-	return $got
+	return [lindex $pl::signals 0]
 }
 
 # Fold CHUNK into the console (folding \r\n and \r\r\n to \n and dropping
