@@ -286,6 +286,13 @@ proc pl_run_read {} {
 # the script's marker, or passed on.
 proc pl_run_console {text} {
 	global S
+	# What COM2 has now came first: QEMU writes each port as the guest
+	# does, so bytes the guest sent COM2 before this text are in the FIFO.
+	# Taken first, they keep the guest's order (a program's last lines,
+	# then the kernel's "power off").
+	if {$S(com2) ne ""} {
+		pl_run_read
+	}
 	append S(conbuf) $text
 	while {[set i [string first \n $S(conbuf)]] >= 0} {
 		set line [string range $S(conbuf) 0 $i]
