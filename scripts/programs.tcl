@@ -21,15 +21,19 @@
 # boot's scratch directory; the kernel's lines come on the console as in
 # any boot.  The console the tests read (and pagelab-run prints) has both:
 # the programs' bytes exactly as written, a line at a time, and the
-# kernel's lines, except that those arriving while a program runs are held
-# until its END line, so that a program's block holds only what it wrote
-# (scripts/program-output cuts it out, to compare with the same program on
-# Linux).  The two ports reach us independently, so COM2's BEGIN may come
-# after kernel lines the program caused: the script also writes "---
-# pagelab-run: BEGIN NAME" on the console just before the program starts,
-# and from that line (swallowed) console lines are held too.  An END line
-# that says "(no newline at end)" stands on a line of its own because the
-# output did not end in one.
+# kernel's lines.  The two ports reach us independently, so the script
+# marks each step's end on both: "--- pagelab-run: mark N" (swallowed);
+# a program's step is marked after its BEGIN line too, "mark N program".
+# Between marks N and N+1, one port's lines go out as they come, the
+# other's once the first has passed mark N+1, and neither port's lines
+# after it go out before the other has passed it too: the steps keep the
+# guest's order, however late either port is read.  Which port first: in
+# a program's run COM2, so that its block holds only what it wrote
+# (scripts/program-output cuts it out, to compare with the same program
+# on Linux) and the kernel's lines that came while it ran follow its END
+# line; in any other step the console, whose lines (a mount's, say) came
+# before the step's echo.  An END line that says "(no newline at end)"
+# stands on a line of its own because the output did not end in one.
 #
 # `linux yes` boots Debian 12's Linux (6.1, linux-image-amd64, which
 # scripts/linux-kernel fetches once per machine) with the same
@@ -55,11 +59,13 @@
 # Roadmap:
 #   pl_run_reset         the state of S kept here (S(run) ...)
 #   pl_run_prepare       the script, the initramfs, the FIFO -> the boot
-#   pl_run_script        the script's lines; pl_run_lines, one program's
+#   pl_run_script        the script's lines: pl_run_script_steps, its steps;
+#                        pl_run_lines, a program's
 #   pl_run_open          the FIFO's end, read as bytes arrive (pl_run_read)
-#   pl_run_console       console lines: held, swallowed or passed on
+#   pl_run_console       console lines, to the merge
 #   pl_run_com2          COM2's bytes, a line at a time, framing noted
-#   pl_run_drain         at the end: what COM2 still had, then held lines
+#   pl_run_merge         both ports' lines in the guest's order of marks
+#   pl_run_drain         at the end: what COM2 still had, then all lines
 #   pl_run_replay        the boot as a scripts/pagelab-run command line
 #   pl_linux_boot, pl_linux_modules, pl_linux_mount_opts   for Linux
 
@@ -76,13 +82,18 @@ namespace eval pl {
 # S(com2)    our end of the FIFO, a Tcl channel ("" until open)
 # S(conbuf)  console text after the last whole line
 # S(out)     COM2 bytes after the last whole line
-# S(block)   COM2 is inside a program's BEGIN/END; S(kblock) the console is
-# S(ended)   programs whose END came; S(held) console lines held back
+# S(block)   COM2 is inside a program's BEGIN/END
+# S(mark,PORT)  the last mark PORT (console or com2) passed
+# S(at)      the interval (after mark S(at)) whose lines go out now
+# S(q,PORT,N)  lines of PORT after mark N, waiting to go out
+# S(program,N) 1 when mark N starts a program's run
 # S(leak)    what "=== PAGES LEAK:" said, or ""
 proc pl_run_reset {boot} {
 	global S
-	array set S {com2 "" conbuf "" out "" block 0 kblock 0 ended {}
-	    held "" leak ""}
+	array unset S q,*
+	array unset S program,*
+	array set S {com2 "" conbuf "" out "" block 0 mark,console 0
+	    mark,com2 0 at 0 leak ""}
 	set S(run) [expr {[llength [dict get $boot run]] > 0}]
 }
 
@@ -184,7 +195,10 @@ proc pl_elf_interp {path} {
 proc pl_run_script {boot ko} {
 	set out $pl::to_com2
 	set linux [dict get $boot linux]
-	set lines [list "# written by scripts/programs.tcl"]
+	set lines [list "# written by scripts/programs.tcl" \
+	    "n=0; mark() { n=\$((n + 1));\
+	    echo \"--- pagelab-run: mark \$n\${1:+ \$1}\" $out;\
+	    echo \"--- pagelab-run: mark \$n\${1:+ \$1}\"; }"]
 	if {$linux} {
 		if {[llength $ko]} {
 			set paths {}
@@ -202,6 +216,15 @@ proc pl_run_script {boot ko} {
 		set save "$drop; pagecheck save /run/.pages"
 		set check "$drop; pagecheck compare /run/.pages $out"
 	}
+	foreach step [pl_run_script_steps $boot $save $check] {
+		lappend lines "$step; mark"
+	}
+	return $lines
+}
+
+# The script's steps, each marked after it by pl_run_script.
+proc pl_run_script_steps {boot save check} {
+	set out $pl::to_com2
 	set phase1 {}
 	set phase2 {}
 	foreach p [dict get $boot run] {
@@ -213,44 +236,44 @@ proc pl_run_script {boot ko} {
 		}
 	}
 	if {![llength [dict get $boot mount]]} {
-		return [list {*}$lines "cd /run && $save" \
+		return [list "cd /run && $save" \
 		    {*}[pl_run_lines $boot [concat $phase1 $phase2]] $check]
 	}
+	set steps {}
 	set opts [dict get $boot mount-opts]
-	if {$linux} {
+	if {[dict get $boot linux]} {
 		lassign [pl_linux_mount_opts $opts] opts dropped
 		if {$dropped ne ""} {
-			lappend lines "echo '=== MOUNT OPTIONS dropped: $dropped\
+			lappend steps "echo '=== MOUNT OPTIONS dropped: $dropped\
 			    (pagelab only; Linux does not know them)' $out"
 		}
 	}
 	set mount "mount -t ext2 [expr {$opts eq "" ? "" :
 	    "-o $opts "}]/dev/vdb /mnt"
-	lappend lines "$mount && echo '=== MOUNT ok' $out ||\
+	lappend steps "$mount && echo '=== MOUNT ok' $out ||\
 	    echo '=== MOUNT failed' $out" \
 	    "cd /mnt && cp /run/* /mnt/ || cd /run" $save \
 	    {*}[pl_run_lines $boot $phase1]
 	if {[llength $phase2]} {
-		lappend lines "cd / && umount /mnt && $mount &&\
+		lappend steps "cd / && umount /mnt && $mount &&\
 		    echo '=== REMOUNT ok' $out || echo '=== REMOUNT failed' $out" \
 		    "cd /mnt || cd /run" {*}[pl_run_lines $boot $phase2]
 	}
-	lappend lines "cd / && umount /mnt && echo '=== UMOUNT ok' $out" $check
-	return $lines
+	lappend steps "cd / && umount /mnt && echo '=== UMOUNT ok' $out" $check
+	return $steps
 }
 
-# Each program between its BEGIN and END lines; the console's marker goes
-# just before it starts (see the top of this file).
+# One step per program: its BEGIN line, marked as a program's (see the top
+# of this file), the program, its END line.
 proc pl_run_lines {boot names} {
 	set out $pl::to_com2
-	set lines {}
+	set steps {}
 	foreach n $names {
-		lappend lines "echo '=== BEGIN $n' $out" \
-		    "echo '--- pagelab-run: BEGIN $n'" \
+		lappend steps [join [list "echo '=== BEGIN $n' $out; mark program" \
 		    "[string trimright "./$n [dict get $boot args]"] $out" \
-		    "echo \"=== END $n rc=\$?\" $out"
+		    "echo \"=== END $n rc=\$?\" $out"] \n]
 	}
-	return $lines
+	return $steps
 }
 
 # Open our end of the FIFO (read-write, so that it never reads as ended)
@@ -282,14 +305,10 @@ proc pl_run_read {} {
 }
 
 # Console TEXT (folded) of a programs boot: each whole line scanned
-# (pl_scan_line), then held inside a program's block, swallowed if it is
-# the script's marker, or passed on.
+# (pl_scan_line), then swallowed if it is the script's mark, or merged.
 proc pl_run_console {text} {
 	global S
-	# What COM2 has now came first: QEMU writes each port as the guest
-	# does, so bytes the guest sent COM2 before this text are in the FIFO.
-	# Taken first, they keep the guest's order (a program's last lines,
-	# then the kernel's "power off").
+	# COM2's bytes so far first: a mark there lets console lines out.
 	if {$S(com2) ne ""} {
 		pl_run_read
 	}
@@ -304,62 +323,106 @@ proc pl_run_console {text} {
 
 proc pl_run_console_line {line} {
 	global S
-	if {[regexp {^--- pagelab-run: BEGIN (\S+)} $line -> name]} {
-		if {$name ni $S(ended)} {
-			set S(kblock) 1
-		}
-	} elseif {$S(block) || $S(kblock)} {
-		append S(held) $line
+	if {[pl_run_mark console $line]} {
+		# swallowed
 	} else {
-		pl_emit $line
+		append S(q,console,$S(mark,console)) $line
 	}
+	pl_run_merge
 }
 
 # COM2 BYTES go on as they came, a whole line at a time (on the console
 # folded and read as UTF-8, as a terminal would show them); each line is
 # read for the framing: BEGIN/END open and close a block, a leak line is
-# noted. A program whose output does not end in a newline has the END line
-# glued to it: it goes on a line of its own, and says so.
+# noted, a mark is swallowed. A program whose output does not end in a
+# newline has the END line glued to it: it goes on a line of its own, and
+# says so.
 proc pl_run_com2 {bytes} {
 	global S
 	append S(out) $bytes
 	while {[set i [string first \n $S(out)]] >= 0} {
 		set line [string range $S(out) 0 $i]
 		set S(out) [string range $S(out) $i+1 end]
+		if {[pl_run_mark com2 $line]} {
+			pl_run_merge
+			continue
+		}
 		set at [string first "=== END " $line]
 		if {$S(block) && $at > 0} {
-			pl_run_emit [string range $line 0 $at-1]
+			append S(q,com2,$S(mark,com2)) [string range $line 0 $at-1]
 			set line "\n[string trimright [string range $line \
 			    $at end] \n] (no newline at end)\n"
 		}
-		pl_run_emit $line
+		append S(q,com2,$S(mark,com2)) $line
 		set line [string trimleft $line \n]
 		if {[string match {=== BEGIN *} $line]} {
 			set S(block) 1
 		} elseif {[string match {=== END *} $line]} {
 			set S(block) 0
-			set S(kblock) 0
-			lappend S(ended) [lindex $line 2]
-			pl_run_flush_held
 		} elseif {[regexp {^=== PAGES LEAK: (.*)$} $line -> what]} {
 			set S(leak) [string trim $what]
 		}
+		pl_run_merge
 	}
 }
 
-proc pl_run_emit {bytes} {
-	pl_emit [pl_fold [encoding convertfrom utf-8 $bytes]] $bytes
+# Let out what may go: of the interval after mark S(at), the first
+# port's lines at once, the second's once the first has passed the next
+# mark; the next interval when both have.
+proc pl_run_merge {} {
+	global S
+	while 1 {
+		foreach port [pl_run_ports $S(at)] {
+			pl_run_out $port $S(at)
+			if {$S(mark,$port) <= $S(at)} {
+				return
+			}
+		}
+		incr S(at)
+	}
 }
 
-proc pl_run_flush_held {} {
+# 1 if LINE of PORT is the script's mark (noted); 0 if not.
+proc pl_run_mark {port line} {
 	global S
-	pl_emit $S(held)
-	set S(held) ""
+	if {![regexp {^--- pagelab-run: mark (\d+)( program)?\n$} $line -> n \
+	    program]} {
+		return 0
+	}
+	set S(mark,$port) [expr {max($S(mark,$port), $n)}]
+	if {$program ne ""} {
+		set S(program,$n) 1
+	}
+	return 1
+}
+
+# Which port goes first after mark N: in a program's run, COM2 (the
+# program's output and END line, then the kernel's lines that came while
+# it ran); elsewhere the console (the kernel's lines come before a step's
+# echo that follows them).
+proc pl_run_ports {n} {
+	global S
+	return [expr {[info exists S(program,$n)] ?
+	    {com2 console} : {console com2}}]
+}
+
+proc pl_run_out {port n} {
+	global S
+	if {![info exists S(q,$port,$n)]} {
+		return
+	}
+	if {$port eq "com2"} {
+		pl_emit [pl_fold [encoding convertfrom utf-8 $S(q,$port,$n)]] \
+		    $S(q,$port,$n)
+	} else {
+		pl_emit $S(q,$port,$n)
+	}
+	unset S(q,$port,$n)
 }
 
 # After QEMU ended: what COM2 still had, a console line cut short, then
-# the console lines held back, in the order they came (after a hang, the
-# task dump among them: the diagnosis).
+# every line not yet out, interval by interval, COM2's before the
+# console's (after a hang, the task dump among them: the diagnosis).
 proc pl_run_drain {} {
 	global S
 	if {$S(com2) eq ""} {
@@ -369,13 +432,20 @@ proc pl_run_drain {} {
 	pl_run_read
 	close $S(com2)
 	set S(com2) ""
-	pl_run_emit $S(out)
-	set S(out) ""
+	if {$S(out) ne ""} {
+		append S(q,com2,$S(mark,com2)) $S(out)
+		set S(out) ""
+	}
 	if {$S(conbuf) ne ""} {
 		pl_run_console_line $S(conbuf)
 		set S(conbuf) ""
 	}
-	pl_run_flush_held
+	set last [expr {max($S(mark,console), $S(mark,com2))}]
+	for {set n $S(at)} {$n <= $last} {incr n} {
+		foreach port [pl_run_ports $n] {
+			pl_run_out $port $n
+		}
+	}
 }
 
 # The scripts/pagelab-run command that runs BOOT again by hand (the log
