@@ -421,8 +421,8 @@ proc pl_run_out {port n} {
 }
 
 # After QEMU ended: what COM2 still had, a console line cut short, then
-# every line not yet out, interval by interval, COM2's before the
-# console's (after a hang, the task dump among them: the diagnosis).
+# every line not yet out, interval by interval, each in its ports' order
+# (after a hang, the task dump among them: the diagnosis).
 proc pl_run_drain {} {
 	global S
 	if {$S(com2) eq ""} {
