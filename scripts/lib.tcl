@@ -300,9 +300,10 @@ proc pl_read {deadline} {
 # (gdb on a hung pagelab-run: the main thread in Tcl_AlertNotifier under
 # a signal frame, waiting for the lock it took itself; about 1 in 6 under
 # load).  So a shell in our process group traps SIGS and prints each
-# one's name (TERM), we ignore SIGS ourselves, and pl_read calls CMD NAME for
-# each line once its expect returns (within a second).  pl_signal_unwatch: SIGS back to their default action, and
-# any signal that came meanwhile (or "").
+# one's name (TERM), we ignore SIGS ourselves, and pl_read calls CMD NAME
+# for each line once its expect returns (within a second).
+# pl_signal_unwatch: SIGS back to their default action, and any signal
+# that came meanwhile (or "").
 proc pl_signal_watch {cmd sigs} {
 	set script ""
 	foreach s $sigs {
