@@ -323,9 +323,7 @@ proc pl_run_console {text} {
 
 proc pl_run_console_line {line} {
 	global S
-	if {[pl_run_mark console $line]} {
-		# swallowed
-	} else {
+	if {![pl_run_mark console $line]} {
 		append S(q,console,$S(mark,console)) $line
 	}
 	pl_run_merge
