@@ -29,33 +29,50 @@
 
 #define MAX_CPUS 64
 
-static void check_cpuinfo(int want)
+/* What /proc/cpuinfo lists: its "processor" paragraphs and APIC IDs. */
+struct cpuinfo {
+	int n, in_order, napic, apic[MAX_CPUS];
+};
+
+/* 0 if /proc/cpuinfo cannot be read. */
+static int read_cpuinfo(struct cpuinfo *c)
 {
 	FILE *f = fopen("/proc/cpuinfo", "r");
 	char line[256];
-	int n = 0, in_order = 1, apic[MAX_CPUS], napic = 0, distinct = 1;
 
-	if (!ok(f != NULL, "/proc/cpuinfo opens"))
-		return;
+	*c = (struct cpuinfo){ .in_order = 1 };
+	if (!f)
+		return 0;
 	while (fgets(line, sizeof(line), f)) {
 		int v;
 
 		if (sscanf(line, "processor : %d", &v) == 1 ||
 		    sscanf(line, "processor\t: %d", &v) == 1) {
-			in_order &= v == n;
-			n++;
+			c->in_order &= v == c->n;
+			c->n++;
 		}
-		if (sscanf(line, "apicid\t\t: %d", &v) == 1 && napic < MAX_CPUS)
-			apic[napic++] = v;
+		if (sscanf(line, "apicid\t\t: %d", &v) == 1 &&
+		    c->napic < MAX_CPUS)
+			c->apic[c->napic++] = v;
 	}
 	fclose(f);
-	is_int(n, want, "/proc/cpuinfo lists %d processors", want);
-	ok(in_order, "numbered 0 to %d in order", n - 1);
-	for (int i = 0; i < napic; i++)
+	return 1;
+}
+
+static void check_cpuinfo(int want)
+{
+	struct cpuinfo c;
+	int distinct = 1;
+
+	if (!ok(read_cpuinfo(&c), "/proc/cpuinfo opens"))
+		return;
+	is_int(c.n, want, "/proc/cpuinfo lists %d processors", want);
+	ok(c.in_order, "numbered 0 to %d in order", c.n - 1);
+	for (int i = 0; i < c.napic; i++)
 		for (int j = 0; j < i; j++)
-			distinct &= apic[i] != apic[j];
-	ok(napic == n && distinct, "each with an APIC ID of its own (%d of %d)",
-	   napic, n);
+			distinct &= c.apic[i] != c.apic[j];
+	ok(c.napic == c.n && distinct,
+	   "each with an APIC ID of its own (%d of %d)", c.napic, c.n);
 }
 
 /* Field 39 of /proc/self/stat: the CPU it last ran on. */
@@ -169,25 +186,11 @@ static int affinity_cpus(void)
 	return CPU_COUNT(&set);
 }
 
-/* The "processor" paragraphs of /proc/cpuinfo (0 if it cannot be read). */
-static int cpuinfo_cpus(void)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[256];
-	int n = 0;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		n += !strncmp(line, "processor", 9);
-	fclose(f);
-	return n;
-}
-
 int main(int argc, char **argv)
 {
 	int want = argc > 1 ? atoi(argv[1]) : affinity_cpus();
 	int place = argc > 2 && !strcmp(argv[2], "-p");
+	struct cpuinfo cpus;
 
 	if (want < 1 || want > MAX_CPUS) {
 		fprintf(stderr, "usage: smp_cpus N [-p]\n");
@@ -195,7 +198,7 @@ int main(int argc, char **argv)
 	}
 	/* On a host that started us on fewer CPUs than it has (taskset, a
 	 * cpuset), the mask is not the machine: nothing here holds. */
-	if (argc == 1 && cpuinfo_cpus() > want) {
+	if (argc == 1 && read_cpuinfo(&cpus) && cpus.n > want) {
 		skip("our affinity mask is narrower than the machine",
 		     "the machine's CPUs, counted from the affinity mask");
 		return done_testing();
